@@ -1,0 +1,108 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Resolves to the base URL of the environment chosen in the credential, without a trailing slash.
+ * Used by the credential test, the action node and the trigger, so all three talk to the same host.
+ */
+export const CREDENTIAL_BASE_URL =
+	"={{ ($credentials.environment === 'production' ? $credentials.productionBaseUrl : $credentials.stagingBaseUrl).replace(/\\/+$/, '') }}";
+
+export class CandidateVerificationApi implements ICredentialType {
+	name = 'candidateVerificationApi';
+
+	displayName = 'Candidate Verification API';
+
+	icon = {
+		light: 'file:../icons/candidateVerification.svg',
+		dark: 'file:../icons/candidateVerification.dark.svg',
+	} as const;
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-candidate-verification/n8n-nodes-candidate-verification#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Generated in the provider portal. The same key works in staging and production. Sent as the x-api-key header.',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Staging', value: 'staging', description: 'For development and testing' },
+				{ name: 'Production', value: 'production', description: 'Real candidates' },
+			],
+			default: 'staging',
+		},
+		{
+			displayName: 'Staging Base URL',
+			name: 'stagingBaseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://staging.example.com',
+			description:
+				'Base URL of the staging environment as given by the provider (without /verification). A local sandbox works too, e.g. http://127.0.0.1:8790.',
+			displayOptions: { show: { environment: ['staging'] } },
+		},
+		{
+			displayName: 'Production Base URL',
+			name: 'productionBaseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description: 'Base URL of the production environment as given by the provider',
+			displayOptions: { show: { environment: ['production'] } },
+		},
+		{
+			displayName: 'Organisation ID',
+			name: 'orgId',
+			type: 'string',
+			default: '',
+			description:
+				'Your organisation ID at the provider. Only needed for Transaction → Get Status operations (from the provider public documentation).',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'x-api-key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// Listing purposes is read-only, so testing the credential changes nothing at the provider.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: CREDENTIAL_BASE_URL,
+			url: '/verification/api/1.0/purposes',
+			method: 'GET',
+		},
+		rules: [
+			{
+				// This rule FAILS the test when the body's `code` equals -1.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'code',
+					value: -1,
+					message: 'The service rejected the API key or the request (code -1)',
+				},
+			},
+		],
+	};
+}

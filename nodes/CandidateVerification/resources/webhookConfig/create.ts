@@ -1,0 +1,15 @@
+import { VERIFICATION_API } from '../../shared/constants';
+import { handleResponse } from '../../shared/routing';
+import { buildWebhookConfigBody, webhookConfigOutput } from './fields';
+
+export const webhookConfigCreateRouting = {
+	request: { method: 'POST' as const, url: `${VERIFICATION_API}/webhook-config` },
+	send: { preSend: [buildWebhookConfigBody] },
+	output: {
+		postReceive: [
+			handleResponse('Create Webhook Configuration', function (data) {
+				return webhookConfigOutput.call(this, data.id);
+			}),
+		],
+	},
+};

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+'use strict';
+
+const { createSandbox } = require('./server');
+
+async function main() {
+	const port = Number(process.env.SANDBOX_PORT || 8790);
+	const host = process.env.SANDBOX_HOST || '127.0.0.1';
+	const sandbox = createSandbox({
+		apiKey: process.env.SANDBOX_API_KEY || 'sandbox-api-key',
+		orgId: process.env.SANDBOX_ORG_ID || 'sandbox-org',
+		publicBaseUrl: process.env.SANDBOX_PUBLIC_BASE_URL || undefined,
+		notifyDelayMs: Number(process.env.SANDBOX_NOTIFY_DELAY_MS || 0),
+	});
+
+	// Method, path and status only: header values (API keys) never reach the log.
+	sandbox.events.on('request', ({ method, path, status }) => console.log(`${method} ${path} -> ${status}`));
+	sandbox.events.on('delivery', ({ endpoint, payload, statusCode, error }) =>
+		console.log(`webhook ${payload.verificationId}=${payload.newState} -> ${endpoint} ${statusCode || `failed: ${error}`}`),
+	);
+
+	const { baseUrl } = await sandbox.listen(port, host);
+	console.log(`Candidate Verification sandbox listening on ${baseUrl} (API key: ${sandbox.apiKey}, org ID: ${sandbox.orgId})`);
+	console.log(`Sample private file: ${sandbox.sampleFileUrl}`);
+
+	let stopping = false;
+	const stop = (signal) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`${signal} received, stopping the sandbox`);
+		sandbox.close().then(
+			() => process.exit(0),
+			(error) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error) => {
+	console.error(`Sandbox failed to start: ${error.message}`);
+	process.exit(1);
+});

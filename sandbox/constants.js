@@ -1,0 +1,97 @@
+'use strict';
+
+const { createHash } = require('node:crypto');
+
+const API_PREFIXES = ['/verification/api/1.0/', '/utility/api/1.0/'];
+
+/** Names accepted in a form's `verifications[].name` (seed contract, exact values). */
+const FORM_VERIFICATION_NAMES = [
+	'bgv-tenth',
+	'bgv-twelfth',
+	'bgv-degree',
+	'bgv-employment',
+	'bgv-criminal',
+	'bgv-cibil',
+	'bgv-local-address-digital',
+	'bgv-local-address-postal',
+	'bgv-permanent-address-digital',
+	'bgv-permanent-address-postal',
+	'bgv-global-database-check',
+	'bgv-social-media',
+	'bgv-degree-with-marksheet',
+	'bgv-professional-reference-check',
+	'bgv-police-verification',
+	'pan',
+	'gst',
+	'bank-account',
+	'upi',
+	'cin',
+	'din',
+	'voter-id',
+	'employment-check',
+	'face-match',
+	'aadhaar',
+	'dl',
+	'liveness',
+	'passport',
+	'form26as',
+];
+
+/** The submission endpoint also knows the police clearance certificate, which forms list as bgv-police-verification. */
+const SUBMISSION_VERIFICATION_NAMES = [...FORM_VERIFICATION_NAMES, 'bgv-police-clearance-certificate'];
+
+const GENDERS = ['Male', 'Female', 'Other'];
+const SHARING_VISIBILITIES = ['public', 'private'];
+const FORM_TYPES = ['diy'];
+const EMPLOYMENT_DOCUMENT_TYPES = ['salaryslip', 'appointmentletter', 'experienceletter'];
+const ADDRESS_FIELDS = ['pincode', 'country', 'district', 'state', 'vtc', 'line1'];
+
+/** From the provider's public documentation (beyond-the-seed.md). */
+const FILE_CATEGORIES = [
+	'bgv-tenth',
+	'bgv-twelfth',
+	'bgv-degree',
+	'bgv-employment',
+	'bgv-criminal',
+	'bgv-police-verification',
+	'bgv-police-clearance-certificate',
+	'bgv-cibil',
+	'bgv-local-address-digital',
+	'bgv-local-address-postal',
+	'bgv-permanent-address-digital',
+	'bgv-permanent-address-postal',
+];
+
+const CHECK_STATES = { notStarted: 'NOT_STARTED', inProgress: 'IN_PROGRESS', completed: 'COMPLETED' };
+
+const SIGNED_URL_LIFETIME_MINUTES = 180;
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+/** Stable 24-hex ids so purpose IDs survive restarts (tests and saved workflows can rely on them). */
+function deterministicObjectId(seed) {
+	return createHash('sha1').update(seed).digest('hex').slice(0, 24);
+}
+
+const PURPOSE_TIMESTAMP = '2024-01-01T00:00:00.000Z';
+const PURPOSES = ['BGV', 'Compliance', 'Availing Service', 'KYC'].map((name) => ({
+	_id: deterministicObjectId(`purpose:${name}`),
+	name,
+	createdAt: PURPOSE_TIMESTAMP,
+	updatedAt: PURPOSE_TIMESTAMP,
+}));
+
+module.exports = {
+	API_PREFIXES,
+	FORM_VERIFICATION_NAMES,
+	SUBMISSION_VERIFICATION_NAMES,
+	GENDERS,
+	SHARING_VISIBILITIES,
+	FORM_TYPES,
+	EMPLOYMENT_DOCUMENT_TYPES,
+	ADDRESS_FIELDS,
+	FILE_CATEGORIES,
+	CHECK_STATES,
+	SIGNED_URL_LIFETIME_MINUTES,
+	MAX_BODY_BYTES,
+	PURPOSES,
+};

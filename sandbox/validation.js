@@ -1,0 +1,269 @@
+'use strict';
+
+/**
+ * A tiny joi-like validator: every problem is collected (abortEarly: false) and reported in joi's
+ * wording, `"path.to[0].field" <problem>`, so the sandbox answers like the real service.
+ * Types are strict (no joi-style conversion of "123" to 123): the nodes must send proper JSON types.
+ *
+ * A schema is a function (value, path, errors) => void that is only called for values that are present.
+ */
+
+const {
+	ADDRESS_FIELDS,
+	EMPLOYMENT_DOCUMENT_TYPES,
+	FILE_CATEGORIES,
+	FORM_TYPES,
+	FORM_VERIFICATION_NAMES,
+	GENDERS,
+	SHARING_VISIBILITIES,
+	SUBMISSION_VERIFICATION_NAMES,
+} = require('./constants');
+
+const quote = (path) => `"${path || 'value'}"`;
+const childPath = (path, key) => (path ? `${path}.${key}` : key);
+const isPlainObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function describeAllowed(values) {
+	return values.length === 1 ? `must be [${values[0]}]` : `must be one of [${values.join(', ')}]`;
+}
+
+/** `custom` returns the problem (without the label) or undefined. */
+function applyCustom(custom, value, path, errors) {
+	const problem = custom && custom(value);
+	if (problem) errors.push(`${quote(path)} ${problem}`);
+}
+
+function string({ valid, custom } = {}) {
+	return (value, path, errors) => {
+		if (typeof value !== 'string') return errors.push(`${quote(path)} must be a string`);
+		if (valid) {
+			if (!valid.includes(value)) errors.push(`${quote(path)} ${describeAllowed(valid)}`);
+			return;
+		}
+		if (value === '') return errors.push(`${quote(path)} is not allowed to be empty`);
+		applyCustom(custom, value, path, errors);
+	};
+}
+
+function number({ integer = false, custom } = {}) {
+	return (value, path, errors) => {
+		if (typeof value !== 'number' || !Number.isFinite(value)) return errors.push(`${quote(path)} must be a number`);
+		if (integer && !Number.isInteger(value)) return errors.push(`${quote(path)} must be an integer`);
+		applyCustom(custom, value, path, errors);
+	};
+}
+
+function boolean() {
+	return (value, path, errors) => {
+		if (typeof value !== 'boolean') errors.push(`${quote(path)} must be a boolean`);
+	};
+}
+
+function anyValue() {
+	return () => {};
+}
+
+/** Marks a field of an object schema as required; unmarked fields are optional. */
+function required(schema) {
+	return { schema, required: true };
+}
+
+/** Unknown keys are allowed (the contract does not say the service rejects them). */
+function object(shape = {}, { minKeys, refine } = {}) {
+	return (value, path, errors) => {
+		if (!isPlainObject(value)) return errors.push(`${quote(path)} must be of type object`);
+		if (minKeys && Object.keys(value).length < minKeys) {
+			errors.push(`${quote(path)} must have at least ${minKeys} key${minKeys === 1 ? '' : 's'}`);
+		}
+		for (const [key, field] of Object.entries(shape)) {
+			const { schema, required: isRequired } = typeof field === 'function' ? { schema: field } : field;
+			const fieldPath = childPath(path, key);
+			if (value[key] === undefined) {
+				if (isRequired) errors.push(`${quote(fieldPath)} is required`);
+			} else {
+				schema(value[key], fieldPath, errors);
+			}
+		}
+		if (refine) refine(value, path, errors);
+	};
+}
+
+function array(itemSchema, { min } = {}) {
+	return (value, path, errors) => {
+		if (!Array.isArray(value)) return errors.push(`${quote(path)} must be an array`);
+		if (min && value.length < min) errors.push(`${quote(path)} must contain at least ${min} items`);
+		value.forEach((item, index) => itemSchema(item, `${path}[${index}]`, errors));
+	};
+}
+
+/** Runs a schema on a whole body (an empty body counts as {}); returns the problems, empty when valid. */
+function validate(schema, value) {
+	const errors = [];
+	schema(value === undefined ? {} : value, '', errors);
+	return errors;
+}
+
+// ---- Field rules ----------------------------------------------------------------------------------
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE_DD_MM_YYYY = /^(\d{2})-(\d{2})-(\d{4})$/;
+// Larger values are almost certainly milliseconds (year 2286+ in seconds).
+const MAX_UNIX_SECONDS = 9_999_999_999;
+
+function isCalendarDate(text) {
+	const match = DATE_DD_MM_YYYY.exec(text);
+	if (!match) return false;
+	const [day, month, year] = match.slice(1).map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function httpUriProblem(text) {
+	let url;
+	try {
+		url = new URL(text);
+	} catch {
+		return 'must be a valid uri';
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return 'must be a valid uri with a scheme matching the http|https pattern';
+	}
+	return undefined;
+}
+
+const emailRule = string({ custom: (v) => (EMAIL_PATTERN.test(v) ? undefined : 'must be a valid email') });
+const ddMmYyyyRule = string({ custom: (v) => (isCalendarDate(v) ? undefined : 'must be in DD-MM-YYYY format') });
+const unixSecondsRule = number({
+	integer: true,
+	custom: (v) => (v > MAX_UNIX_SECONDS ? 'must be a Unix timestamp in seconds' : undefined),
+});
+
+// ---- Request schemas ------------------------------------------------------------------------------
+
+function formSchema({ isKnownPurpose }) {
+	return object({
+		name: required(string()),
+		purpose: required(string({ custom: (v) => (isKnownPurpose(v) ? undefined : 'must be a valid purpose _id') })),
+		expiry: unixSecondsRule,
+		verifications: required(
+			array(
+				object({
+					name: required(string({ valid: FORM_VERIFICATION_NAMES })),
+					skipAllowed: required(boolean()),
+				}),
+				{ min: 1 },
+			),
+		),
+		userPaymentRequired: required(boolean()),
+		type: required(string({ valid: FORM_TYPES })),
+		sharing: required(object({ visibility: required(string({ valid: SHARING_VISIBILITIES })) })),
+	});
+}
+
+const candidateSchema = object({
+	name: required(string()),
+	gender: required(string({ valid: GENDERS })),
+	mobile: string(),
+	profession: string(),
+	email: emailRule,
+	verificationFields: object({
+		dob: required(ddMmYyyyRule),
+		fatherName: string(),
+	}),
+});
+
+// The contract lists the address fields but not which are required; the sandbox requires all six.
+const addressSchema = object(Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, required(string())])));
+
+const employmentDataSchema = object(
+	{
+		employmentDocumentType: required(string({ valid: EMPLOYMENT_DOCUMENT_TYPES })),
+		nameAsPerEmployerRecords: required(string()),
+		employerName: required(string()),
+		joiningDate: required(string()),
+		lastWorkingDate: required(string()),
+		document: required(object({ label: required(string()), url: required(string()) })),
+	},
+	{
+		refine(data, path, errors) {
+			const type = data.employmentDocumentType;
+			const label = data.document && data.document.label;
+			if (EMPLOYMENT_DOCUMENT_TYPES.includes(type) && typeof label === 'string' && label !== type) {
+				errors.push(`${quote(childPath(path, 'document.label'))} must be [${type}]`);
+			}
+		},
+	},
+);
+
+const SUBMISSION_DATA_SCHEMAS = {
+	'bgv-employment': employmentDataSchema,
+	'bgv-cibil': object({
+		pan: required(string()),
+		document: required(object({ url: required(string()) })),
+		permanentAddress: required(addressSchema),
+	}),
+	'bgv-criminal': object({
+		currentAddress: required(addressSchema),
+		permanentAddress: required(addressSchema),
+	}),
+	'bgv-police-clearance-certificate': object({ fileUrl: required(string()) }),
+};
+
+// Shapes of the other checks are not in the contract: any non-empty object is accepted.
+const genericSubmissionDataSchema = object({}, { minKeys: 1 });
+
+const submissionSchema = object(
+	{
+		data: required(anyValue()),
+		verificationName: required(string({ valid: SUBMISSION_VERIFICATION_NAMES })),
+		transactionId: required(string()),
+	},
+	{
+		refine(body, path, errors) {
+			if (body.data === undefined) return;
+			const dataSchema = SUBMISSION_DATA_SCHEMAS[body.verificationName] || genericSubmissionDataSchema;
+			dataSchema(body.data, childPath(path, 'data'), errors);
+		},
+	},
+);
+
+const downloadFileSchema = object({
+	url: required(string()),
+	getDownloadToken: required(boolean()),
+});
+
+const signedUrlQuerySchema = object({ token: required(string()) });
+
+const webhookConfigSchema = object({
+	endpoint: required(string({ custom: httpUriProblem })),
+	apiKey: required(string()),
+	description: string(),
+});
+
+const uploadQuerySchema = object({ fileCategory: required(string({ valid: FILE_CATEGORIES })) });
+
+function transactionQuerySchema({ orgId }) {
+	return object({
+		orgId: required(string({ custom: (v) => (v === orgId ? undefined : 'is invalid') })),
+		txnId: required(string()),
+	});
+}
+
+const transitionSchema = object({
+	transactionId: required(string()),
+	verificationName: required(string({ valid: SUBMISSION_VERIFICATION_NAMES })),
+	newState: required(string()),
+});
+
+module.exports = {
+	validate,
+	formSchema,
+	candidateSchema,
+	submissionSchema,
+	downloadFileSchema,
+	signedUrlQuerySchema,
+	webhookConfigSchema,
+	uploadQuerySchema,
+	transactionQuerySchema,
+	transitionSchema,
+};

@@ -1,0 +1,104 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IRun,
+	ITaskData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import {
+	ACTION_NODE_TYPE,
+	createAdditionalData,
+	initBinaryDataService,
+	ITEMS_SOURCE_TYPE,
+	nodeTypes,
+} from './environment';
+
+export const NODE_NAME = 'Candidate Verification';
+
+export interface RunOptions {
+	/** Items the node receives, as a spreadsheet row or an ATS record would arrive. */
+	items?: IDataObject[];
+	parameters: INodeParameters;
+	continueOnFail?: boolean;
+	credentials?: ICredentialDataDecryptedObject;
+}
+
+export interface NodeRunResult {
+	run: IRun;
+	task: ITaskData;
+	/** Output items of the node under test (main output 0). */
+	items: INodeExecutionData[];
+	/** The error the node failed with, when it failed. */
+	error: ITaskData['error'];
+}
+
+/**
+ * Runs a two-node workflow (items source → Candidate Verification) through n8n's own
+ * WorkflowExecute, with the credential applied by its `authenticate` definition.
+ */
+export async function runActionNode(options: RunOptions): Promise<NodeRunResult> {
+	await initBinaryDataService();
+	const nodes: INode[] = [
+		{
+			id: '00000000-0000-4000-8000-000000000001',
+			name: 'Items',
+			type: ITEMS_SOURCE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(options.items ?? [{}]) },
+		},
+		{
+			id: '00000000-0000-4000-8000-000000000002',
+			name: NODE_NAME,
+			type: ACTION_NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: options.parameters,
+			credentials: { candidateVerificationApi: { id: 'cred-1', name: 'Candidate Verification' } },
+			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+		},
+	];
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: 'test',
+		nodes,
+		connections: { Items: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		nodeTypes,
+		active: false,
+		settings: { executionOrder: 'v1' },
+	});
+
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-test',
+		name: 'test',
+		nodes,
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		settings: {},
+	} as never);
+	const additionalData = createAdditionalData(options.credentials, { hooks, executionId: 'exec-1' } as never);
+	const execution = new WorkflowExecute(additionalData, 'manual');
+	const run = await execution.run({ workflow, startNode: workflow.getNode('Items')! });
+
+	const task = run.data.resultData.runData[NODE_NAME]?.[0];
+	if (!task) {
+		throw new Error(
+			`the node did not run: ${JSON.stringify(run.data.resultData.error ?? run.data.resultData)}`,
+		);
+	}
+	return { run, task, items: task.data?.main?.[0] ?? [], error: task.error };
+}
+
+/** The JSON of each output item, the way a next node sees it. */
+export function outputJson(result: NodeRunResult): IDataObject[] {
+	return result.items.map((item) => item.json);
+}
