@@ -1,5 +1,5 @@
 import { Container } from '@n8n/di';
-import { BinaryDataService } from 'n8n-core';
+import { BinaryDataService, DirectoryLoader } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	INodeType,
@@ -22,8 +22,14 @@ export const ACTION_NODE_TYPE = `${PACKAGE}.candidateVerification`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE}.candidateVerificationTrigger`;
 export const ITEMS_SOURCE_TYPE = 'test.itemsSource';
 
+/** As n8n's loader does: declarative nodes get the Request Options collection (timeout, batching…). */
+function loadedLikeN8n<T extends INodeType>(nodeType: T): T {
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
 const nodeTypesByName: Record<string, INodeType | IVersionedNodeType> = {
-	[ACTION_NODE_TYPE]: new CandidateVerification(),
+	[ACTION_NODE_TYPE]: loadedLikeN8n(new CandidateVerification()),
 	[TRIGGER_NODE_TYPE]: new CandidateVerificationTrigger(),
 	[ITEMS_SOURCE_TYPE]: new ItemsSource(),
 };

@@ -102,7 +102,7 @@ function buildVerificationFields(
 		throw invalidParameter(
 			context,
 			'Date of Birth',
-			'it is required when Father’s Name is given (the service needs both as verification fields)',
+			'it is required when Father’s Name is given',
 		);
 	}
 	const date = toCalendarDate(dob);
