@@ -31,7 +31,7 @@ export class CandidateVerification implements INodeType {
 		credentials: [{ name: 'candidateVerificationApi', required: true }],
 		requestDefaults: {
 			baseURL: CREDENTIAL_BASE_URL,
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			headers: { Accept: 'application/json' },
 			json: true,
 			// Success is decided on the envelope's `code` by every operation's post-receive.
 			ignoreHttpStatusErrors: true,

@@ -1,7 +1,24 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-/** Stands in for a spreadsheet or ATS node: emits the JSON items given in its parameter. */
+/** A file attached to a test item: `{ __files: { data: { text, fileName, mimeType } } }`. */
+export interface TestFile {
+	base64: string;
+	fileName: string;
+	mimeType: string;
+}
+
+/**
+ * Stands in for a spreadsheet, an ATS or a Read File node: emits the JSON items given in its
+ * parameter, with files (stored by n8n's binary data service) where an item lists `__files`.
+ */
 export class ItemsSource implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Items Source',
@@ -16,8 +33,24 @@ export class ItemsSource implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const raw = this.getNodeParameter('items', 0) as string | object[];
-		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as object[];
-		return [items.map((json) => ({ json: json as INodeExecutionData['json'] }))];
+		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		const output: INodeExecutionData[] = [];
+		for (const { __files, ...json } of items) {
+			const item: INodeExecutionData = { json };
+			if (__files) {
+				const binary: IBinaryKeyData = {};
+				for (const [name, file] of Object.entries(__files as Record<string, TestFile>)) {
+					binary[name] = await this.helpers.prepareBinaryData(
+						Buffer.from(file.base64, 'base64'),
+						file.fileName,
+						file.mimeType,
+					);
+				}
+				item.binary = binary;
+			}
+			output.push(item);
+		}
+		return [output];
 	}
 }

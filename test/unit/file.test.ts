@@ -1,0 +1,200 @@
+import { BinaryDataService } from 'n8n-core';
+import { Container } from '@n8n/di';
+
+import { TEST_API_KEY } from '../harness/credentials-helper';
+import { outputJson, runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+const DOWNLOAD = '/verification/api/1.0/download-manager/download-file';
+const SIGNED = '/verification/api/1.0/download-manager/url';
+const PRIVATE_URL = 'https://files.cv.test/private/65f1/offer%20letter.pdf';
+const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 7), Buffer.from('\n%%EOF\n')]);
+
+async function storedBytes(result: Awaited<ReturnType<typeof runActionNode>>, property = 'data') {
+	const binary = result.items[0].binary?.[property];
+	if (!binary) throw new Error(`no binary property ${property}`);
+	return await Container.get(BinaryDataService).getAsBuffer(binary);
+}
+
+describe('File', () => {
+	enableMockedNetwork();
+
+	describe('Download', () => {
+		const download = { resource: 'file', operation: 'download', url: PRIVATE_URL, binaryPropertyName: 'report' };
+
+		it('asks for the file stream and stores it as binary with the name and MIME type of the response', async () => {
+			const { scope, requests } = mockService();
+			scope.post(DOWNLOAD).reply(200, PDF, {
+				'content-type': 'application/pdf',
+				'content-disposition': 'attachment; filename="candidate-report.pdf"',
+			});
+
+			const result = await runActionNode({ parameters: download });
+
+			expect(requests).toHaveLength(1);
+			expect(requests[0]).toMatchObject({ method: 'POST', path: DOWNLOAD });
+			expect(requests[0].headers['x-api-key']).toBe(TEST_API_KEY);
+			expect(requests[0].body).toEqual({ url: PRIVATE_URL, getDownloadToken: false });
+			expect(outputJson(result)).toEqual([
+				{
+					url: PRIVATE_URL,
+					fileName: 'candidate-report.pdf',
+					mimeType: 'application/pdf',
+					fileSize: '200 kB',
+					binaryPropertyName: 'report',
+				},
+			]);
+			const binary = result.items[0].binary!.report;
+			expect(binary).toMatchObject({ fileName: 'candidate-report.pdf', mimeType: 'application/pdf', fileExtension: 'pdf' });
+			// Streamed into the filesystem store: the item holds a reference, not the bytes.
+			expect(binary.id).toMatch(/^filesystem-v2:/);
+			expect((await storedBytes(result, 'report')).equals(PDF)).toBe(true);
+		});
+
+		it('takes the file name from the URL and honours a file name override', async () => {
+			const { scope } = mockService();
+			scope.post(DOWNLOAD).times(2).reply(200, PDF, { 'content-type': 'application/pdf' });
+
+			const fromUrl = await runActionNode({ parameters: download });
+			const overridden = await runActionNode({
+				parameters: { ...download, downloadOptions: { fileName: 'asha.pdf' } },
+			});
+
+			expect(fromUrl.items[0].json.fileName).toBe('offer letter.pdf');
+			expect(overridden.items[0].json.fileName).toBe('asha.pdf');
+		});
+
+		it('reports a code -1 answer instead of storing it as a file', async () => {
+			const { scope } = mockService();
+			scope.post(DOWNLOAD).reply(200, { code: -1, message: 'File not found' }, { 'content-type': 'application/json' });
+
+			const result = await runActionNode({ parameters: download });
+
+			expect(result.error?.message).toBe(
+				'Download File was rejected by the Candidate Verification Service: File not found',
+			);
+			expect(result.items).toEqual([]);
+		});
+
+		it('reports an HTTP error with a non-JSON body', async () => {
+			const { scope } = mockService();
+			scope.post(DOWNLOAD).reply(404, '<h1>Not Found</h1>', { 'content-type': 'text/html' });
+
+			const result = await runActionNode({ parameters: download });
+
+			expect(result.error?.message).toBe(
+				'Download File failed: the Candidate Verification Service answered HTTP 404 with a body that is not JSON',
+			);
+			expect(result.error?.description).toBe('Body starts with: Not Found');
+		});
+	});
+
+	describe('Get Download Token', () => {
+		it('asks for a token and outputs it', async () => {
+			const { scope, requests } = mockService();
+			scope.post(DOWNLOAD).reply(200, success({ downloadToken: 'tok-1' }));
+
+			const result = await runActionNode({
+				parameters: { resource: 'file', operation: 'getDownloadToken', url: PRIVATE_URL },
+			});
+
+			expect(requests[0].body).toEqual({ url: PRIVATE_URL, getDownloadToken: true });
+			expect(outputJson(result)).toEqual([{ url: PRIVATE_URL, downloadToken: 'tok-1' }]);
+		});
+	});
+
+	describe('Get Signed URL', () => {
+		it('gets a token, then the signed URL for it, and outputs when it expires (180 minutes)', async () => {
+			const { scope, requests } = mockService();
+			scope.post(DOWNLOAD).reply(200, success({ downloadToken: 'tok 2' }));
+			scope.get(SIGNED).query({ token: 'tok 2' }).reply(200, success({ signedUrl: 'https://files.cv.test/s/abc' }));
+			const before = Date.now();
+
+			const result = await runActionNode({
+				parameters: { resource: 'file', operation: 'getSignedUrl', url: PRIVATE_URL },
+			});
+
+			expect(requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+				`POST ${DOWNLOAD}`,
+				`GET ${SIGNED}?token=tok%202`,
+			]);
+			expect(requests[0].body).toEqual({ url: PRIVATE_URL, getDownloadToken: true });
+			expect(requests.every((request) => request.headers['x-api-key'] === TEST_API_KEY)).toBe(true);
+			const [output] = outputJson(result);
+			expect(output).toEqual({
+				url: PRIVATE_URL,
+				signedUrl: 'https://files.cv.test/s/abc',
+				expiresAt: expect.any(String),
+				expiresInMinutes: 180,
+			});
+			const expiresAt = Date.parse(output.expiresAt as string);
+			expect(expiresAt).toBeGreaterThanOrEqual(before + 180 * 60_000 - 1000);
+			expect(expiresAt).toBeLessThanOrEqual(Date.now() + 180 * 60_000);
+		});
+
+		it('stops after a rejected token step and names that step', async () => {
+			const { scope, requests } = mockService();
+			scope.post(DOWNLOAD).reply(200, { code: -1, message: '"url" is not a private file' });
+
+			const result = await runActionNode({
+				parameters: { resource: 'file', operation: 'getSignedUrl', url: PRIVATE_URL },
+			});
+
+			expect(result.error?.message).toBe(
+				'Get Signed URL (download token step) was rejected by the Candidate Verification Service: "url" is not a private file',
+			);
+			expect(requests).toHaveLength(1);
+		});
+	});
+
+	describe('Upload (from the provider public documentation)', () => {
+		const pdfFile = { base64: PDF.subarray(0, 1000).toString('base64'), fileName: 'pan.pdf', mimeType: 'application/pdf' };
+
+		it('sends the binary as multipart field "file" with the category in the query; outputs fileUrl', async () => {
+			const { scope, requests } = mockService();
+			scope
+				.post('/utility/api/1.0/files')
+				.query({ fileCategory: 'bgv-cibil' })
+				.reply(200, success({ fileUrl: 'https://files.cv.test/private/pan.pdf' }));
+
+			const result = await runActionNode({
+				items: [{ candidate: 'Asha', __files: { document: pdfFile } }],
+				parameters: {
+					resource: 'file',
+					operation: 'upload',
+					binaryPropertyName: 'document',
+					fileCategory: 'bgv-cibil',
+				},
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(requests).toHaveLength(1);
+			expect(requests[0].path).toBe('/utility/api/1.0/files?fileCategory=bgv-cibil');
+			expect(requests[0].headers['x-api-key']).toBe(TEST_API_KEY);
+			const contentType = String(requests[0].headers['content-type']);
+			expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+			const body = String(requests[0].body);
+			expect(body).toContain('Content-Disposition: form-data; name="file"; filename="pan.pdf"');
+			expect(body).toContain('Content-Type: application/pdf');
+			expect(body).toContain('%PDF-1.4');
+			expect(outputJson(result)).toEqual([
+				{ fileUrl: 'https://files.cv.test/private/pan.pdf', fileCategory: 'bgv-cibil', fileName: 'pan.pdf' },
+			]);
+		});
+
+		it('names the missing binary field before sending anything', async () => {
+			const { requests } = mockService();
+
+			const result = await runActionNode({
+				items: [{ __files: { data: pdfFile } }],
+				parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'document', fileCategory: 'bgv-cibil' },
+			});
+
+			expect(result.error?.message).toBe(
+				'Invalid "Input Binary Field" in item 0: the input item has no binary field "document"',
+			);
+			expect(result.error?.description).toBe('Binary fields on this item: data');
+			expect(requests).toHaveLength(0);
+		});
+	});
+});
