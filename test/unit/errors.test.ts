@@ -1,0 +1,165 @@
+import nock from 'nock';
+
+import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { runActionNode, type NodeRunResult } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+const PURPOSES = '/verification/api/1.0/purposes';
+const listPurposes = { resource: 'purpose', operation: 'getAll' };
+
+function expectNoKey(result: NodeRunResult) {
+	const serialized = JSON.stringify({ error: result.error, items: result.items, run: result.run });
+	expect(serialized).not.toContain(TEST_API_KEY);
+}
+
+describe('Provider failures become node errors', () => {
+	enableMockedNetwork();
+
+	it.each([200, 400, 422, 500])('code -1 under HTTP %i: message names the operation, description lists each problem', async (status) => {
+		const { scope } = mockService();
+		scope.get(PURPOSES).reply(status, { code: -1, message: '"orgId" is invalid/"limit" must be a number' });
+
+		const result = await runActionNode({ parameters: listPurposes });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(
+			'Get Purposes was rejected by the Candidate Verification Service: "orgId" is invalid (and 1 more)',
+		);
+		expect(result.error?.description).toBe(
+			`- "orgId" is invalid\n- "limit" must be a number\n(HTTP ${status}, code -1)`,
+		);
+		expect((result.error as unknown as { httpCode: string }).httpCode).toBe(String(status));
+		expectNoKey(result);
+	});
+
+	it('an HTML 502 from a gateway', async () => {
+		const { scope } = mockService();
+		scope.get(PURPOSES).reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {
+			'content-type': 'text/html',
+		});
+
+		const result = await runActionNode({ parameters: listPurposes });
+
+		expect(result.error?.message).toBe(
+			'Get Purposes failed: the Candidate Verification Service answered HTTP 502 with a body that is not JSON',
+		);
+		expect(result.error?.description).toBe('Body starts with: 502 Bad Gateway');
+		expectNoKey(result);
+	});
+
+	it('a JSON 500 without the envelope, and an empty 503', async () => {
+		const { scope } = mockService();
+		scope.get(PURPOSES).reply(500, { error: 'boom' });
+		scope.get(PURPOSES).reply(503, '');
+
+		const json = await runActionNode({ parameters: listPurposes });
+		const empty = await runActionNode({ parameters: listPurposes });
+
+		expect(json.error?.message).toBe(
+			'Get Purposes failed: the Candidate Verification Service answered HTTP 500 without a response envelope (no numeric "code")',
+		);
+		expect(json.error?.description).toBe('Body: {"error":"boom"}');
+		expect(empty.error?.message).toBe(
+			'Get Purposes failed: the Candidate Verification Service answered HTTP 503 with an empty body',
+		);
+	});
+
+	it('a timeout (Request Options → Timeout)', async () => {
+		const { scope } = mockService();
+		scope.get(PURPOSES).delay(2000).reply(200, success({ total: 0, list: [] }));
+
+		const result = await runActionNode({ parameters: { ...listPurposes, requestOptions: { timeout: 100 } } });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('The connection was aborted, perhaps the server is offline');
+		expectNoKey(result);
+	});
+
+	it('a refused connection', async () => {
+		nock.enableNetConnect('127.0.0.1');
+		const result = await runActionNode({
+			parameters: listPurposes,
+			credentials: { ...TEST_CREDENTIALS, stagingBaseUrl: 'http://127.0.0.1:9' },
+		});
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('The service refused the connection - perhaps it is offline');
+		expectNoKey(result);
+	});
+});
+
+describe('Continue on fail', () => {
+	enableMockedNetwork();
+
+	const PATH = '/verification/api/1.0/ekyc-forms/form-1/diy-candidate';
+	const parameters = {
+		resource: 'profile',
+		operation: 'create',
+		formId: 'form-1',
+		name: '={{ $json.name }}',
+		gender: '={{ $json.gender }}',
+	};
+
+	it('good items go through; the invalid and the rejected item carry their error, each paired with its input', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(PATH, (body: { name: string }) => body.name === 'Asha')
+			.reply(200, success({ transactionId: 'TXN-A' }));
+		scope
+			.post(PATH, (body: { name: string }) => body.name === 'Rejected')
+			.reply(200, { code: -1, message: '"name" contains invalid characters' });
+		scope
+			.post(PATH, (body: { name: string }) => body.name === 'Ravi')
+			.reply(200, success({ transactionId: 'TXN-R' }));
+
+		const result = await runActionNode({
+			continueOnFail: true,
+			items: [
+				{ name: 'Asha', gender: 'Female' },
+				{ name: 'Bad Gender', gender: 'F' },
+				{ name: 'Rejected', gender: 'Male' },
+				{ name: 'Ravi', gender: 'Male' },
+			],
+			parameters,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests.map((request) => (request.body as { name: string }).name).sort()).toEqual([
+			'Asha',
+			'Ravi',
+			'Rejected',
+		]);
+		expect(result.items.map(({ json, pairedItem }) => ({ json, pairedItem }))).toEqual([
+			{ json: { transactionId: 'TXN-A', formId: 'form-1', name: 'Asha' }, pairedItem: { item: 0 } },
+			{
+				json: { error: 'Invalid "Gender" in item 1: "F" is not one of Male, Female, Other' },
+				pairedItem: { item: 1 },
+			},
+			{
+				json: {
+					error:
+						'Create Profile was rejected by the Candidate Verification Service: "name" contains invalid characters',
+				},
+				pairedItem: { item: 2 },
+			},
+			{ json: { transactionId: 'TXN-R', formId: 'form-1', name: 'Ravi' }, pairedItem: { item: 3 } },
+		]);
+		expectNoKey(result);
+	});
+
+	it('without continue on fail the first failure stops the node', async () => {
+		const { scope } = mockService();
+		scope.post(PATH).reply(200, success({ transactionId: 'TXN-A' }));
+
+		const result = await runActionNode({
+			items: [
+				{ name: 'Asha', gender: 'Female' },
+				{ name: 'Bad Gender', gender: 'F' },
+			],
+			parameters,
+		});
+
+		expect(result.error?.message).toBe('Invalid "Gender" in item 1: "F" is not one of Male, Female, Other');
+		expect(result.run.status).toBe('error');
+	});
+});

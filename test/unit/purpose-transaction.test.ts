@@ -1,0 +1,85 @@
+import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { outputJson, runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+const purposes = [
+	{ _id: 'p-bgv', name: 'BGV', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
+	{ _id: 'p-kyc', name: 'KYC', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
+];
+
+describe('Purpose → Get Many (from the provider public documentation)', () => {
+	enableMockedNetwork();
+
+	it('outputs one item per purpose, each paired with the input item', async () => {
+		const { scope, requests } = mockService();
+		scope.get('/verification/api/1.0/purposes').reply(200, success({ total: 2, list: purposes }));
+
+		const result = await runActionNode({ parameters: { resource: 'purpose', operation: 'getAll' } });
+
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'GET', path: '/verification/api/1.0/purposes' });
+		expect(requests[0].headers['x-api-key']).toBe(TEST_API_KEY);
+		expect(result.items).toEqual(purposes.map((json) => ({ json, pairedItem: { item: 0 } })));
+	});
+});
+
+describe('Transaction (from the provider public documentation)', () => {
+	enableMockedNetwork();
+
+	const status = {
+		transactionId: 'TXN-1',
+		verificationList: [{ name: 'bgv-employment', state: 'IN_PROGRESS' }],
+		state: 'IN_PROGRESS',
+		report: 'https://files.cv.test/private/reports/TXN-1.pdf',
+	};
+
+	it('Get Status queries by org (from the credential) and transaction; outputs the data with the report URL', async () => {
+		const { scope, requests } = mockService();
+		scope.get('/verification/api/1.0/transactions/info').query({ orgId: 'org-123', txnId: 'TXN-1' }).reply(200, success(status));
+
+		const result = await runActionNode({
+			parameters: { resource: 'transaction', operation: 'getStatus', transactionId: 'TXN-1' },
+		});
+
+		expect(requests.map((request) => request.path)).toEqual([
+			'/verification/api/1.0/transactions/info?orgId=org-123&txnId=TXN-1',
+		]);
+		expect(outputJson(result)).toEqual([status]);
+	});
+
+	it('Get Check Status puts the check in the path; a node-level org ID wins over the credential', async () => {
+		const check = { state: 'COMPLETED', note: null, request: {}, response: {}, documentList: [], reportData: null, reportUrl: 'u' };
+		const { scope, requests } = mockService();
+		scope
+			.get('/verification/api/1.0/transactions/bgv-employment/info')
+			.query({ orgId: 'org-node', txnId: 'TXN-1' })
+			.reply(200, success(check));
+
+		const result = await runActionNode({
+			parameters: {
+				resource: 'transaction',
+				operation: 'getCheckStatus',
+				transactionId: 'TXN-1',
+				verificationName: 'bgv-employment',
+				orgId: 'org-node',
+			},
+		});
+
+		expect(requests).toHaveLength(1);
+		expect(outputJson(result)).toEqual([check]);
+	});
+
+	it('names the missing organisation ID before sending anything', async () => {
+		const { requests } = mockService();
+
+		const result = await runActionNode({
+			parameters: { resource: 'transaction', operation: 'getStatus', transactionId: 'TXN-1' },
+			credentials: { ...TEST_CREDENTIALS, orgId: '' },
+		});
+
+		expect(result.error?.message).toBe(
+			'Invalid "Organisation ID" in item 0: it is empty here and in the credential',
+		);
+		expect(requests).toHaveLength(0);
+	});
+});
