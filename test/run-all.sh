@@ -14,6 +14,7 @@ step() {
 
 step build npm run --silent build
 step lint npx --no-install eslint nodes credentials package.json
+step "type-check tests" npx --no-install tsc -p tsconfig.test.json
 step "unit tests" npx --no-install jest --json --outputFile=.e2e/jest-results.json
 unit_passed=$(node -p 'try { require("./.e2e/jest-results.json").numPassedTests } catch { 0 }')
 unit_failed=$(node -p 'try { require("./.e2e/jest-results.json").numFailedTests } catch { 1 }')

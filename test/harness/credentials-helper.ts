@@ -52,7 +52,7 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		const headers: Record<string, string> = {};
 		for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers ?? {})) {
 			headers[name] = String(
-				workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+				workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {
 					$credentials: credentials,
 				}),
 			);
