@@ -6,9 +6,10 @@ function copyTopLevelIcons() {
 }
 
 function copyNodeIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', allowEmpty: true }).pipe(
-		dest('dist'),
-	);
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		allowEmpty: true,
+	}).pipe(dest('dist'));
 }
 
 exports['build:icons'] = parallel(copyTopLevelIcons, copyNodeIcons);

@@ -50,7 +50,9 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 			throw new Error(`TestCredentialsHelper cannot authenticate ${typeName}`);
 		}
 		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers ?? {})) {
+		for (const [name, value] of Object.entries(
+			credentialType.authenticate.properties.headers ?? {},
+		)) {
 			headers[name] = String(
 				workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {
 					$credentials: credentials,

@@ -85,7 +85,10 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		updatedAt: new Date(),
 		settings: {},
 	} as never);
-	const additionalData = createAdditionalData(options.credentials, { hooks, executionId: 'exec-1' } as never);
+	const additionalData = createAdditionalData(options.credentials, {
+		hooks,
+		executionId: 'exec-1',
+	} as never);
 	const execution = new WorkflowExecute(additionalData, 'manual');
 	const run = await execution.run({ workflow, startNode: workflow.getNode('Items')! });
 

@@ -16,19 +16,30 @@ export interface RecordedRequest {
 export function mockService() {
 	const requests: RecordedRequest[] = [];
 	const scope = nock(TEST_BASE_URL, { reqheaders: { 'x-api-key': TEST_API_KEY } });
-	scope.on('request', (req: { method: string; path: string; headers: RecordedRequest['headers'] }, _interceptor: unknown, body: string) => {
-		let parsed: unknown = body;
-		try {
-			parsed = body ? JSON.parse(body) : undefined;
-		} catch {
-			parsed = body;
-		}
-		requests.push({ method: req.method, path: req.path, headers: req.headers, body: parsed });
-	});
+	scope.on(
+		'request',
+		(
+			req: { method: string; path: string; headers: RecordedRequest['headers'] },
+			_interceptor: unknown,
+			body: string,
+		) => {
+			let parsed: unknown = body;
+			try {
+				parsed = body ? JSON.parse(body) : undefined;
+			} catch {
+				parsed = body;
+			}
+			requests.push({ method: req.method, path: req.path, headers: req.headers, body: parsed });
+		},
+	);
 	return { scope, requests };
 }
 
-export const success = (data?: object) => ({ code: 0, message: 'Success', ...(data ? { data } : {}) });
+export const success = (data?: object) => ({
+	code: 0,
+	message: 'Success',
+	...(data ? { data } : {}),
+});
 
 export function enableMockedNetwork() {
 	beforeAll(() => nock.disableNetConnect());

@@ -93,3 +93,21 @@ export class FakeWebhookConfigService {
 		return [200, { code: 0, message: 'Success' }];
 	}
 }
+
+/**
+ * Jest hooks for a suite that talks to a fresh fake service per test, with the real network off.
+ * Returns an accessor for the current test's service.
+ */
+export function useFakeService(): () => FakeWebhookConfigService {
+	let service: FakeWebhookConfigService;
+	beforeAll(() => nock.disableNetConnect());
+	afterAll(() => nock.enableNetConnect());
+	beforeEach(() => {
+		service = new FakeWebhookConfigService();
+	});
+	afterEach(() => {
+		nock.cleanAll();
+		jest.restoreAllMocks();
+	});
+	return () => service;
+}

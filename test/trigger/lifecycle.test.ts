@@ -1,8 +1,7 @@
-import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { TEST_API_KEY } from '../harness/credentials-helper';
-import { FakeWebhookConfigService, WEBHOOK_CONFIG_PATH } from './fake-service';
+import { useFakeService, WEBHOOK_CONFIG_PATH } from './fake-service';
 import {
 	PRODUCTION_URL,
 	TEST_URL,
@@ -14,17 +13,7 @@ import {
 const HEX_SECRET = /^[0-9a-f]{64,}$/;
 const DESCRIPTION = `n8n workflow "${WORKFLOW_NAME}" (${WORKFLOW_ID})`;
 
-let service: FakeWebhookConfigService;
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => {
-	service = new FakeWebhookConfigService();
-});
-afterEach(() => {
-	nock.cleanAll();
-	jest.restoreAllMocks();
-});
+const currentService = useFakeService();
 
 describe('activation', () => {
 	test('the first activation creates a configuration for the production URL with a fresh secret', async () => {
@@ -32,9 +21,13 @@ describe('activation', () => {
 
 		await trigger.activate();
 
-		expect(service.requests).toHaveLength(1);
-		const [request] = service.requests;
-		expect(request).toMatchObject({ method: 'POST', path: WEBHOOK_CONFIG_PATH, apiKey: TEST_API_KEY });
+		expect(currentService().requests).toHaveLength(1);
+		const [request] = currentService().requests;
+		expect(request).toMatchObject({
+			method: 'POST',
+			path: WEBHOOK_CONFIG_PATH,
+			apiKey: TEST_API_KEY,
+		});
 		expect(request.body).toEqual({
 			endpoint: PRODUCTION_URL,
 			apiKey: expect.stringMatching(HEX_SECRET),
@@ -52,14 +45,14 @@ describe('activation', () => {
 	test('a later activation updates the stored configuration with a new secret instead of creating one', async () => {
 		const trigger = new TriggerHarness();
 		await trigger.activate();
-		const firstSecret = service.requests[0].body.apiKey;
+		const firstSecret = currentService().requests[0].body.apiKey;
 		await trigger.deactivate();
-		service.requests.length = 0;
+		currentService().requests.length = 0;
 
 		await trigger.activate();
 
-		expect(service.requests).toHaveLength(1);
-		const [request] = service.requests;
+		expect(currentService().requests).toHaveLength(1);
+		const [request] = currentService().requests;
 		expect(request).toMatchObject({
 			method: 'PUT',
 			path: `${WEBHOOK_CONFIG_PATH}/cfg-1`,
@@ -88,18 +81,18 @@ describe('activation', () => {
 			await trigger.deactivate();
 		}
 
-		expect(service.byMethod('POST')).toHaveLength(1);
-		expect([...service.configurations.keys()]).toEqual(['cfg-1']);
+		expect(currentService().byMethod('POST')).toHaveLength(1);
+		expect([...currentService().configurations.keys()]).toEqual(['cfg-1']);
 		expect(new Set(activationSecrets).size).toBe(10);
-		for (const request of service.requests) {
+		for (const request of currentService().requests) {
 			expect(request.path.startsWith(WEBHOOK_CONFIG_PATH)).toBe(true);
 			expect(request.body.apiKey).toEqual(expect.stringMatching(HEX_SECRET));
 		}
-		expect(new Set(service.requests.map((request) => request.body.apiKey)).size).toBe(
-			service.requests.length,
+		expect(new Set(currentService().requests.map((request) => request.body.apiKey)).size).toBe(
+			currentService().requests.length,
 		);
 		// Neither n8n nor anyone else knows the key the service holds now.
-		expect(activationSecrets).not.toContain(service.configurations.get('cfg-1')!.apiKey);
+		expect(activationSecrets).not.toContain(currentService().configurations.get('cfg-1')!.apiKey);
 		expect(trigger.staticData.production).toEqual({
 			configurationId: 'cfg-1',
 			webhookUrl: PRODUCTION_URL,
@@ -113,13 +106,13 @@ describe('activation', () => {
 
 		await trigger.activate('init');
 
-		expect(service.requests).toHaveLength(1);
+		expect(currentService().requests).toHaveLength(1);
 		expect(trigger.staticData).toEqual(before);
 	});
 
 	test('a service error on create surfaces with the provider message and stores nothing', async () => {
 		const trigger = new TriggerHarness();
-		service.failNext(200, { code: -1, message: 'endpoint must be a valid uri' });
+		currentService().failNext(200, { code: -1, message: 'endpoint must be a valid uri' });
 
 		await expect(trigger.activate()).rejects.toThrow(/endpoint must be a valid uri/);
 
@@ -130,7 +123,7 @@ describe('activation', () => {
 		const trigger = new TriggerHarness();
 		await trigger.activate();
 		await trigger.deactivate();
-		service.failNext(500, { code: -1, message: 'Internal failure' });
+		currentService().failNext(500, { code: -1, message: 'Internal failure' });
 
 		await expect(trigger.activate()).rejects.toThrow(/Internal failure/);
 
@@ -142,24 +135,25 @@ describe('activation', () => {
 
 	test('a remembered configuration the service no longer knows (404) is replaced by a new one', async () => {
 		const trigger = new TriggerHarness();
-		trigger.setStaticData({ production: { configurationId: 'gone-1', webhookUrl: PRODUCTION_URL } });
+		trigger.setStaticData({
+			production: { configurationId: 'gone-1', webhookUrl: PRODUCTION_URL },
+		});
 
 		await trigger.activate();
 
-		expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
-			`PUT ${WEBHOOK_CONFIG_PATH}/gone-1`,
-			`POST ${WEBHOOK_CONFIG_PATH}`,
-		]);
+		expect(currentService().requests.map((request) => `${request.method} ${request.path}`)).toEqual(
+			[`PUT ${WEBHOOK_CONFIG_PATH}/gone-1`, `POST ${WEBHOOK_CONFIG_PATH}`],
+		);
 		expect(trigger.staticData.production).toEqual({
 			configurationId: 'cfg-1',
 			webhookUrl: PRODUCTION_URL,
-			secret: service.requests[1].body.apiKey,
+			secret: currentService().requests[1].body.apiKey,
 		});
 	});
 
 	test('a create answer without an ID is an error', async () => {
 		const trigger = new TriggerHarness();
-		service.failNext(200, { code: 0, message: 'Success', data: {} });
+		currentService().failNext(200, { code: 0, message: 'Success', data: {} });
 
 		await expect(trigger.activate()).rejects.toThrow(/returned no ID/);
 		expect(trigger.staticData).toEqual({});
@@ -168,19 +162,21 @@ describe('activation', () => {
 
 describe('Existing Webhook Configuration ID', () => {
 	test('activation adopts the given configuration instead of creating one', async () => {
-		service.seed('existing-42', { endpoint: 'https://old.example/hook', apiKey: 'old' });
+		currentService().seed('existing-42', { endpoint: 'https://old.example/hook', apiKey: 'old' });
 		const trigger = new TriggerHarness({ webhookConfigurationId: ' existing-42 ' });
 
 		await trigger.activate();
 
-		expect(service.byMethod('POST')).toHaveLength(0);
-		expect(service.requests).toHaveLength(1);
-		expect(service.requests[0]).toMatchObject({
+		expect(currentService().byMethod('POST')).toHaveLength(0);
+		expect(currentService().requests).toHaveLength(1);
+		expect(currentService().requests[0]).toMatchObject({
 			method: 'PUT',
 			path: `${WEBHOOK_CONFIG_PATH}/existing-42`,
 			body: { endpoint: PRODUCTION_URL, description: DESCRIPTION },
 		});
-		expect(service.configurations.get('existing-42')).toMatchObject({ endpoint: PRODUCTION_URL });
+		expect(currentService().configurations.get('existing-42')).toMatchObject({
+			endpoint: PRODUCTION_URL,
+		});
 		expect(trigger.staticData.production).toMatchObject({ configurationId: 'existing-42' });
 	});
 
@@ -189,12 +185,12 @@ describe('Existing Webhook Configuration ID', () => {
 
 		await expect(trigger.activate()).rejects.toThrow(/Webhook configuration not found/);
 
-		expect(service.byMethod('POST')).toHaveLength(0);
+		expect(currentService().byMethod('POST')).toHaveLength(0);
 		expect(trigger.staticData).toEqual({});
 	});
 
 	test('changing the ID while a registration is stored moves activation to the new ID', async () => {
-		service.seed('existing-7', { endpoint: 'https://old.example/hook', apiKey: 'old' });
+		currentService().seed('existing-7', { endpoint: 'https://old.example/hook', apiKey: 'old' });
 		const trigger = new TriggerHarness();
 		await trigger.activate();
 		trigger.node.parameters.webhookConfigurationId = 'existing-7';
@@ -202,10 +198,9 @@ describe('Existing Webhook Configuration ID', () => {
 		expect(await trigger.checkExists()).toBe(false);
 		await trigger.activate();
 
-		expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
-			`POST ${WEBHOOK_CONFIG_PATH}`,
-			`PUT ${WEBHOOK_CONFIG_PATH}/existing-7`,
-		]);
+		expect(currentService().requests.map((request) => `${request.method} ${request.path}`)).toEqual(
+			[`POST ${WEBHOOK_CONFIG_PATH}`, `PUT ${WEBHOOK_CONFIG_PATH}/existing-7`],
+		);
 		expect(trigger.staticData.production).toMatchObject({ configurationId: 'existing-7' });
 	});
 });
@@ -218,12 +213,15 @@ describe('checkExists', () => {
 		});
 
 		expect(await trigger.checkExists()).toBe(true);
-		expect(service.requests).toHaveLength(0);
+		expect(currentService().requests).toHaveLength(0);
 	});
 
 	test.each([
 		['no static data', {}],
-		['no secret (deactivated)', { production: { configurationId: 'cfg-9', webhookUrl: PRODUCTION_URL } }],
+		[
+			'no secret (deactivated)',
+			{ production: { configurationId: 'cfg-9', webhookUrl: PRODUCTION_URL } },
+		],
 		[
 			'registered for another URL',
 			{
@@ -234,13 +232,16 @@ describe('checkExists', () => {
 				},
 			},
 		],
-		['only a test registration', { test: { configurationId: 'cfg-9', webhookUrl: TEST_URL, secret: 'a'.repeat(64) } }],
+		[
+			'only a test registration',
+			{ test: { configurationId: 'cfg-9', webhookUrl: TEST_URL, secret: 'a'.repeat(64) } },
+		],
 	])('is false with %s', async (_case, staticData) => {
 		const trigger = new TriggerHarness();
 		trigger.setStaticData(staticData);
 
 		expect(await trigger.checkExists()).toBe(false);
-		expect(service.requests).toHaveLength(0);
+		expect(currentService().requests).toHaveLength(0);
 	});
 });
 
@@ -248,15 +249,15 @@ describe('deactivation', () => {
 	test('forgets the secret, keeps the ID and replaces the key at the service with an unknown one', async () => {
 		const trigger = new TriggerHarness();
 		await trigger.activate();
-		const secret = service.requests[0].body.apiKey;
+		const secret = currentService().requests[0].body.apiKey;
 
 		expect(await trigger.deactivate()).toBe(true);
 
 		expect(trigger.staticData).toEqual({
 			production: { configurationId: 'cfg-1', webhookUrl: PRODUCTION_URL },
 		});
-		expect(service.requests).toHaveLength(2);
-		const update = service.requests[1];
+		expect(currentService().requests).toHaveLength(2);
+		const update = currentService().requests[1];
 		expect(update).toMatchObject({
 			method: 'PUT',
 			path: `${WEBHOOK_CONFIG_PATH}/cfg-1`,
@@ -271,15 +272,18 @@ describe('deactivation', () => {
 	test('a failing update does not block deactivation and is logged without secrets', async () => {
 		const trigger = new TriggerHarness();
 		await trigger.activate();
-		const secret = String(service.requests[0].body.apiKey);
+		const secret = String(currentService().requests[0].body.apiKey);
 		const context = trigger.hookContext('internal', 'update', false);
 		const warn = jest.spyOn(context.logger, 'warn');
-		service.failNext(500, { code: -1, message: 'Service unavailable' });
+		currentService().failNext(500, { code: -1, message: 'Service unavailable' });
 
 		const deleted = await trigger.deactivate(context);
 
 		expect(deleted).toBe(true);
-		expect(trigger.staticData.production).toEqual({ configurationId: 'cfg-1', webhookUrl: PRODUCTION_URL });
+		expect(trigger.staticData.production).toEqual({
+			configurationId: 'cfg-1',
+			webhookUrl: PRODUCTION_URL,
+		});
 		expect(warn).toHaveBeenCalledTimes(1);
 		const [message] = warn.mock.calls[0];
 		expect(message).toContain('cfg-1');
@@ -292,7 +296,7 @@ describe('deactivation', () => {
 		const trigger = new TriggerHarness();
 
 		expect(await trigger.deactivate()).toBe(true);
-		expect(service.requests).toHaveLength(0);
+		expect(currentService().requests).toHaveLength(0);
 		expect(trigger.staticData).toEqual({});
 	});
 
@@ -302,7 +306,7 @@ describe('deactivation', () => {
 		await trigger.deactivate();
 
 		expect(await trigger.deactivate()).toBe(true);
-		expect(service.requests).toHaveLength(2);
+		expect(currentService().requests).toHaveLength(2);
 	});
 });
 
@@ -314,31 +318,38 @@ describe('listening for a test event', () => {
 
 		await trigger.listenForTestEvent();
 
-		expect(service.requests).toHaveLength(2);
-		expect(service.requests[1]).toMatchObject({
+		expect(currentService().requests).toHaveLength(2);
+		expect(currentService().requests[1]).toMatchObject({
 			method: 'POST',
 			path: WEBHOOK_CONFIG_PATH,
 			body: { endpoint: TEST_URL, description: `${DESCRIPTION}, test listener` },
 		});
-		expect(service.configurations.get('cfg-1')).toMatchObject({ endpoint: PRODUCTION_URL });
-		expect(service.configurations.get('cfg-2')).toMatchObject({ endpoint: TEST_URL });
+		expect(currentService().configurations.get('cfg-1')).toMatchObject({
+			endpoint: PRODUCTION_URL,
+		});
+		expect(currentService().configurations.get('cfg-2')).toMatchObject({ endpoint: TEST_URL });
 		expect(trigger.staticData).toEqual({
 			production,
 			test: {
 				configurationId: 'cfg-2',
 				webhookUrl: TEST_URL,
-				secret: service.requests[1].body.apiKey,
+				secret: currentService().requests[1].body.apiKey,
 			},
 		});
 
 		expect(await trigger.stopListening()).toBe(true);
 
-		expect(service.requests[2]).toMatchObject({ method: 'PUT', path: `${WEBHOOK_CONFIG_PATH}/cfg-2` });
+		expect(currentService().requests[2]).toMatchObject({
+			method: 'PUT',
+			path: `${WEBHOOK_CONFIG_PATH}/cfg-2`,
+		});
 		expect(trigger.staticData).toEqual({
 			production,
 			test: { configurationId: 'cfg-2', webhookUrl: TEST_URL },
 		});
-		expect(service.configurations.get('cfg-1')).toMatchObject({ endpoint: PRODUCTION_URL });
+		expect(currentService().configurations.get('cfg-1')).toMatchObject({
+			endpoint: PRODUCTION_URL,
+		});
 	});
 
 	test('reuses the stored test configuration on the next listen', async () => {
@@ -347,17 +358,19 @@ describe('listening for a test event', () => {
 		await trigger.stopListening();
 		await trigger.listenForTestEvent();
 
-		expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
-			`POST ${WEBHOOK_CONFIG_PATH}`,
-			`PUT ${WEBHOOK_CONFIG_PATH}/cfg-1`,
-			`PUT ${WEBHOOK_CONFIG_PATH}/cfg-1`,
-		]);
-		expect(service.configurations.size).toBe(1);
+		expect(currentService().requests.map((request) => `${request.method} ${request.path}`)).toEqual(
+			[
+				`POST ${WEBHOOK_CONFIG_PATH}`,
+				`PUT ${WEBHOOK_CONFIG_PATH}/cfg-1`,
+				`PUT ${WEBHOOK_CONFIG_PATH}/cfg-1`,
+			],
+		);
+		expect(currentService().configurations.size).toBe(1);
 		expect(trigger.staticData.production).toBeUndefined();
 	});
 
 	test('n8n starts test listens with empty static data: the Test Webhook Configuration ID option is reused', async () => {
-		service.seed('test-cfg', { endpoint: 'https://old.example/hook', apiKey: 'old' });
+		currentService().seed('test-cfg', { endpoint: 'https://old.example/hook', apiKey: 'old' });
 		const parameters = { options: { testWebhookConfigurationId: 'test-cfg' } };
 
 		for (let listen = 0; listen < 3; listen++) {
@@ -366,14 +379,21 @@ describe('listening for a test event', () => {
 			await freshWorkflow.stopListening();
 		}
 
-		expect(service.byMethod('POST')).toHaveLength(0);
-		expect(service.configurations.size).toBe(1);
-		expect(service.byMethod('PUT').every((request) => request.path.endsWith('/test-cfg'))).toBe(true);
+		expect(currentService().byMethod('POST')).toHaveLength(0);
+		expect(currentService().configurations.size).toBe(1);
+		expect(
+			currentService()
+				.byMethod('PUT')
+				.every((request) => request.path.endsWith('/test-cfg')),
+		).toBe(true);
 	});
 
 	test('on a custom test endpoint the end of a test listen still touches only the test slot', async () => {
 		const customTestUrl = TEST_URL.replace('/webhook-test/', '/hook-test/');
-		const trigger = new TriggerHarness({}, { webhookTestBaseUrl: 'http://localhost:5678/hook-test' });
+		const trigger = new TriggerHarness(
+			{},
+			{ webhookTestBaseUrl: 'http://localhost:5678/hook-test' },
+		);
 		await trigger.activate();
 		await trigger.listenForTestEvent();
 		const production = trigger.staticData.production;
@@ -384,11 +404,13 @@ describe('listening for a test event', () => {
 			production,
 			test: { configurationId: 'cfg-2', webhookUrl: customTestUrl },
 		});
-		expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
-			`POST ${WEBHOOK_CONFIG_PATH}`,
-			`POST ${WEBHOOK_CONFIG_PATH}`,
-			`PUT ${WEBHOOK_CONFIG_PATH}/cfg-2`,
-		]);
+		expect(currentService().requests.map((request) => `${request.method} ${request.path}`)).toEqual(
+			[
+				`POST ${WEBHOOK_CONFIG_PATH}`,
+				`POST ${WEBHOOK_CONFIG_PATH}`,
+				`PUT ${WEBHOOK_CONFIG_PATH}/cfg-2`,
+			],
+		);
 	});
 
 	test('a test configuration ID equal to the production one is refused', async () => {
@@ -397,8 +419,10 @@ describe('listening for a test event', () => {
 			options: { testWebhookConfigurationId: 'same' },
 		});
 
-		await expect(trigger.listenForTestEvent()).rejects.toThrow(/must differ from the production one/);
-		expect(service.requests).toHaveLength(0);
+		await expect(trigger.listenForTestEvent()).rejects.toThrow(
+			/must differ from the production one/,
+		);
+		expect(currentService().requests).toHaveLength(0);
 	});
 
 	test('the Existing Webhook Configuration ID is never used for a test listen', async () => {
@@ -406,7 +430,10 @@ describe('listening for a test event', () => {
 
 		await trigger.listenForTestEvent();
 
-		expect(service.requests).toHaveLength(1);
-		expect(service.requests[0]).toMatchObject({ method: 'POST', body: { endpoint: TEST_URL } });
+		expect(currentService().requests).toHaveLength(1);
+		expect(currentService().requests[0]).toMatchObject({
+			method: 'POST',
+			body: { endpoint: TEST_URL },
+		});
 	});
 });

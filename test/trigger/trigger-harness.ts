@@ -107,7 +107,9 @@ export class TriggerHarness {
 
 	/** The node's static data (a copy, so later changes do not alter what a test captured). */
 	get staticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.getStaticData('node', this.node))) as IDataObject;
+		return JSON.parse(
+			JSON.stringify(this.workflow.getStaticData('node', this.node)),
+		) as IDataObject;
 	}
 
 	setStaticData(data: IDataObject): void {

@@ -1,30 +1,21 @@
 import crypto from 'node:crypto';
-import nock from 'nock';
 
-import { FakeWebhookConfigService } from './fake-service';
+import { useFakeService } from './fake-service';
 import type { Delivery, IncomingNotification } from './trigger-harness';
 import { TriggerHarness } from './trigger-harness';
 
 const NOTIFICATION = { transactionId: 'txn-1', verificationId: 'ver-9', newState: 'COMPLETED' };
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let service: FakeWebhookConfigService;
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => {
-	service = new FakeWebhookConfigService();
-});
-afterEach(() => {
-	nock.cleanAll();
-	jest.restoreAllMocks();
-});
+const currentService = useFakeService();
 
 /** An active trigger and the secret its activation registered at the service. */
-async function activeTrigger(parameters = {}): Promise<{ trigger: TriggerHarness; secret: string }> {
+async function activeTrigger(
+	parameters = {},
+): Promise<{ trigger: TriggerHarness; secret: string }> {
 	const trigger = new TriggerHarness(parameters);
 	await trigger.activate();
-	return { trigger, secret: String(service.requests.at(-1)!.body.apiKey) };
+	return { trigger, secret: String(currentService().requests.at(-1)!.body.apiKey) };
 }
 
 function signed(secret: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -36,7 +27,10 @@ function signed(secret: string, extra: Record<string, string> = {}): Record<stri
 	};
 }
 
-function jsonNotification(headers: Record<string, string>, body: object = NOTIFICATION): IncomingNotification {
+function jsonNotification(
+	headers: Record<string, string>,
+	body: object = NOTIFICATION,
+): IncomingNotification {
 	return { headers, body, rawBody: Buffer.from(JSON.stringify(body)) };
 }
 
@@ -56,13 +50,19 @@ describe('accepted notifications', () => {
 
 		expect(delivery.response.statusCode).toBeUndefined();
 		expect(delivery.result.noWebhookResponse).toBeUndefined();
-		expect(delivery.items).toEqual([{ ...NOTIFICATION, receivedAt: expect.stringMatching(ISO_TIME) }]);
+		expect(delivery.items).toEqual([
+			{ ...NOTIFICATION, receivedAt: expect.stringMatching(ISO_TIME) },
+		]);
 		expect(JSON.stringify(delivery.result)).not.toContain(secret);
 	});
 
 	test('unknown payload fields pass through unchanged', async () => {
 		const { trigger, secret } = await activeTrigger();
-		const body = { ...NOTIFICATION, report: { url: 'https://files.example/r.pdf' }, checks: ['pan'] };
+		const body = {
+			...NOTIFICATION,
+			report: { url: 'https://files.example/r.pdf' },
+			checks: ['pan'],
+		};
 
 		const { items } = await trigger.deliver(jsonNotification(signed(secret), body));
 
@@ -114,7 +114,11 @@ describe('accepted notifications', () => {
 	test('an empty body is accepted with an empty rawBody', async () => {
 		const { trigger, secret } = await activeTrigger();
 
-		const { items } = await trigger.deliver({ headers: signed(secret), body: {}, rawBody: Buffer.alloc(0) });
+		const { items } = await trigger.deliver({
+			headers: signed(secret),
+			body: {},
+			rawBody: Buffer.alloc(0),
+		});
 
 		expect(items).toEqual([{ rawBody: '', receivedAt: expect.stringMatching(ISO_TIME) }]);
 	});
@@ -148,7 +152,9 @@ describe('rejected notifications', () => {
 		const { trigger, secret } = await activeTrigger();
 
 		expectRejected(
-			await trigger.deliver(jsonNotification({ 'content-type': 'application/json', [header]: secret })),
+			await trigger.deliver(
+				jsonNotification({ 'content-type': 'application/json', [header]: secret }),
+			),
 		);
 	});
 
@@ -156,7 +162,9 @@ describe('rejected notifications', () => {
 		const { trigger, secret } = await activeTrigger();
 
 		expectRejected(
-			await trigger.deliver(jsonNotification({ 'x-api-key': secret, 'x-webhook-key': 'f'.repeat(64) })),
+			await trigger.deliver(
+				jsonNotification({ 'x-api-key': secret, 'x-webhook-key': 'f'.repeat(64) }),
+			),
 		);
 	});
 
@@ -213,11 +221,17 @@ describe('test listen and production keep their own secrets', () => {
 	test('each URL accepts only its own secret', async () => {
 		const { trigger, secret: productionSecret } = await activeTrigger();
 		await trigger.listenForTestEvent();
-		const testSecret = String(service.requests.at(-1)!.body.apiKey);
+		const testSecret = String(currentService().requests.at(-1)!.body.apiKey);
 
-		expect((await trigger.deliver(jsonNotification(signed(testSecret)), { test: true })).items).toHaveLength(1);
-		expect((await trigger.deliver(jsonNotification(signed(productionSecret)))).items).toHaveLength(1);
-		expectRejected(await trigger.deliver(jsonNotification(signed(productionSecret)), { test: true }));
+		expect(
+			(await trigger.deliver(jsonNotification(signed(testSecret)), { test: true })).items,
+		).toHaveLength(1);
+		expect((await trigger.deliver(jsonNotification(signed(productionSecret)))).items).toHaveLength(
+			1,
+		);
+		expectRejected(
+			await trigger.deliver(jsonNotification(signed(productionSecret)), { test: true }),
+		);
 		expectRejected(await trigger.deliver(jsonNotification(signed(testSecret))));
 	});
 });

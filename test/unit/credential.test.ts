@@ -23,7 +23,13 @@ const node: INode = {
 	parameters: { resource: 'form', operation: 'create' },
 	credentials: { candidateVerificationApi: { id: 'cred-1', name: 'Candidate Verification' } },
 };
-const workflow = new Workflow({ id: 'wf', nodes: [node], connections: {}, nodeTypes, active: false });
+const workflow = new Workflow({
+	id: 'wf',
+	nodes: [node],
+	connections: {},
+	nodeTypes,
+	active: false,
+});
 
 describe('Credential candidateVerificationApi', () => {
 	const credential = new CandidateVerificationApi();
@@ -48,12 +54,31 @@ describe('Credential candidateVerificationApi', () => {
 	});
 
 	it.each([
-		[{ environment: 'staging', stagingBaseUrl: 'http://127.0.0.1:8790/', productionBaseUrl: 'https://p' }, 'http://127.0.0.1:8790'],
-		[{ environment: 'production', stagingBaseUrl: 'https://s', productionBaseUrl: 'https://api.example.com//' }, 'https://api.example.com'],
+		[
+			{
+				environment: 'staging',
+				stagingBaseUrl: 'http://127.0.0.1:8790/',
+				productionBaseUrl: 'https://p',
+			},
+			'http://127.0.0.1:8790',
+		],
+		[
+			{
+				environment: 'production',
+				stagingBaseUrl: 'https://s',
+				productionBaseUrl: 'https://api.example.com//',
+			},
+			'https://api.example.com',
+		],
 	])('resolves the base URL of the chosen environment (%j)', (credentials, expected) => {
-		const resolved = workflow.expression.getSimpleParameterValue(node, CREDENTIAL_BASE_URL, 'internal', {
-			$credentials: credentials,
-		});
+		const resolved = workflow.expression.getSimpleParameterValue(
+			node,
+			CREDENTIAL_BASE_URL,
+			'internal',
+			{
+				$credentials: credentials,
+			},
+		);
 		expect(resolved).toBe(expected);
 		expect(baseUrlFromCredentials(credentials)).toBe(expected);
 	});
@@ -120,12 +145,16 @@ describe('Purpose dropdown of Form → Create', () => {
 
 	it('shows the provider message when the list is refused', async () => {
 		const { scope } = mockService();
-		scope.get('/verification/api/1.0/purposes').reply(401, { code: -1, message: 'Invalid or missing API key' });
+		scope
+			.get('/verification/api/1.0/purposes')
+			.reply(401, { code: -1, message: 'Invalid or missing API key' });
 		const context = new LoadOptionsContext(workflow, node, createAdditionalData(), 'purpose');
 
 		await expect(
 			new CandidateVerification().methods.loadOptions.getPurposes.call(context),
-		).rejects.toThrow('Get Purposes was rejected by the Candidate Verification Service: Invalid or missing API key');
+		).rejects.toThrow(
+			'Get Purposes was rejected by the Candidate Verification Service: Invalid or missing API key',
+		);
 	});
 });
 
@@ -134,7 +163,9 @@ describe('Node description', () => {
 
 	it('is usable as a tool, shows resource and operation in its subtitle, and has themed icons', () => {
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
 		expect(description.icon).toEqual({
 			light: 'file:../../icons/candidateVerification.svg',
 			dark: 'file:../../icons/candidateVerification.dark.svg',

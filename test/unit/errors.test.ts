@@ -15,22 +15,27 @@ function expectNoKey(result: NodeRunResult) {
 describe('Provider failures become node errors', () => {
 	enableMockedNetwork();
 
-	it.each([200, 400, 422, 500])('code -1 under HTTP %i: message names the operation, description lists each problem', async (status) => {
-		const { scope } = mockService();
-		scope.get(PURPOSES).reply(status, { code: -1, message: '"orgId" is invalid/"limit" must be a number' });
+	it.each([200, 400, 422, 500])(
+		'code -1 under HTTP %i: message names the operation, description lists each problem',
+		async (status) => {
+			const { scope } = mockService();
+			scope
+				.get(PURPOSES)
+				.reply(status, { code: -1, message: '"orgId" is invalid/"limit" must be a number' });
 
-		const result = await runActionNode({ parameters: listPurposes });
+			const result = await runActionNode({ parameters: listPurposes });
 
-		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe(
-			'Get Purposes was rejected by the Candidate Verification Service: "orgId" is invalid (and 1 more)',
-		);
-		expect(result.error?.description).toBe(
-			`- "orgId" is invalid\n- "limit" must be a number\n(HTTP ${status}, code -1)`,
-		);
-		expect((result.error as unknown as { httpCode: string }).httpCode).toBe(String(status));
-		expectNoKey(result);
-	});
+			expect(result.error?.name).toBe('NodeApiError');
+			expect(result.error?.message).toBe(
+				'Get Purposes was rejected by the Candidate Verification Service: "orgId" is invalid (and 1 more)',
+			);
+			expect(result.error?.description).toBe(
+				`- "orgId" is invalid\n- "limit" must be a number\n(HTTP ${status}, code -1)`,
+			);
+			expect((result.error as unknown as { httpCode: string }).httpCode).toBe(String(status));
+			expectNoKey(result);
+		},
+	);
 
 	it('an HTML 502 from a gateway', async () => {
 		const { scope } = mockService();
@@ -66,9 +71,14 @@ describe('Provider failures become node errors', () => {
 
 	it('a timeout (Request Options → Timeout)', async () => {
 		const { scope } = mockService();
-		scope.get(PURPOSES).delay(2000).reply(200, success({ total: 0, list: [] }));
+		scope
+			.get(PURPOSES)
+			.delay(2000)
+			.reply(200, success({ total: 0, list: [] }));
 
-		const result = await runActionNode({ parameters: { ...listPurposes, requestOptions: { timeout: 100 } } });
+		const result = await runActionNode({
+			parameters: { ...listPurposes, requestOptions: { timeout: 100 } },
+		});
 
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('The connection was aborted, perhaps the server is offline');
@@ -83,7 +93,9 @@ describe('Provider failures become node errors', () => {
 		});
 
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('The service refused the connection - perhaps it is offline');
+		expect(result.error?.message).toBe(
+			'The service refused the connection - perhaps it is offline',
+		);
 		expectNoKey(result);
 	});
 });
@@ -159,7 +171,9 @@ describe('Continue on fail', () => {
 			parameters,
 		});
 
-		expect(result.error?.message).toBe('Invalid "Gender" in item 1: "F" is not one of Male, Female, Other');
+		expect(result.error?.message).toBe(
+			'Invalid "Gender" in item 1: "F" is not one of Male, Female, Other',
+		);
 		expect(result.run.status).toBe('error');
 	});
 });

@@ -8,7 +8,11 @@ import { enableMockedNetwork, mockService, success } from '../harness/service-mo
 const DOWNLOAD = '/verification/api/1.0/download-manager/download-file';
 const SIGNED = '/verification/api/1.0/download-manager/url';
 const PRIVATE_URL = 'https://files.cv.test/private/65f1/offer%20letter.pdf';
-const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 7), Buffer.from('\n%%EOF\n')]);
+const PDF = Buffer.concat([
+	Buffer.from('%PDF-1.4\n'),
+	Buffer.alloc(200_000, 7),
+	Buffer.from('\n%%EOF\n'),
+]);
 
 async function storedBytes(result: Awaited<ReturnType<typeof runActionNode>>, property = 'data') {
 	const binary = result.items[0].binary?.[property];
@@ -20,7 +24,12 @@ describe('File', () => {
 	enableMockedNetwork();
 
 	describe('Download', () => {
-		const download = { resource: 'file', operation: 'download', url: PRIVATE_URL, binaryPropertyName: 'report' };
+		const download = {
+			resource: 'file',
+			operation: 'download',
+			url: PRIVATE_URL,
+			binaryPropertyName: 'report',
+		};
 
 		it('asks for the file stream and stores it as binary with the name and MIME type of the response', async () => {
 			const { scope, requests } = mockService();
@@ -45,7 +54,11 @@ describe('File', () => {
 				},
 			]);
 			const binary = result.items[0].binary!.report;
-			expect(binary).toMatchObject({ fileName: 'candidate-report.pdf', mimeType: 'application/pdf', fileExtension: 'pdf' });
+			expect(binary).toMatchObject({
+				fileName: 'candidate-report.pdf',
+				mimeType: 'application/pdf',
+				fileExtension: 'pdf',
+			});
 			// Streamed into the filesystem store: the item holds a reference, not the bytes.
 			expect(binary.id).toMatch(/^filesystem-v2:/);
 			expect((await storedBytes(result, 'report')).equals(PDF)).toBe(true);
@@ -66,7 +79,13 @@ describe('File', () => {
 
 		it('reports a code -1 answer instead of storing it as a file', async () => {
 			const { scope } = mockService();
-			scope.post(DOWNLOAD).reply(200, { code: -1, message: 'File not found' }, { 'content-type': 'application/json' });
+			scope
+				.post(DOWNLOAD)
+				.reply(
+					200,
+					{ code: -1, message: 'File not found' },
+					{ 'content-type': 'application/json' },
+				);
 
 			const result = await runActionNode({ parameters: download });
 
@@ -107,7 +126,10 @@ describe('File', () => {
 		it('gets a token, then the signed URL for it, and outputs when it expires (180 minutes)', async () => {
 			const { scope, requests } = mockService();
 			scope.post(DOWNLOAD).reply(200, success({ downloadToken: 'tok 2' }));
-			scope.get(SIGNED).query({ token: 'tok 2' }).reply(200, success({ signedUrl: 'https://files.cv.test/s/abc' }));
+			scope
+				.get(SIGNED)
+				.query({ token: 'tok 2' })
+				.reply(200, success({ signedUrl: 'https://files.cv.test/s/abc' }));
 			const before = Date.now();
 
 			const result = await runActionNode({
@@ -148,7 +170,11 @@ describe('File', () => {
 	});
 
 	describe('Upload (from the provider public documentation)', () => {
-		const pdfFile = { base64: PDF.subarray(0, 1000).toString('base64'), fileName: 'pan.pdf', mimeType: 'application/pdf' };
+		const pdfFile = {
+			base64: PDF.subarray(0, 1000).toString('base64'),
+			fileName: 'pan.pdf',
+			mimeType: 'application/pdf',
+		};
 
 		it('sends the binary as multipart field "file" with the category in the query; outputs fileUrl', async () => {
 			const { scope, requests } = mockService();
@@ -178,7 +204,11 @@ describe('File', () => {
 			expect(body).toContain('Content-Type: application/pdf');
 			expect(body).toContain('%PDF-1.4');
 			expect(outputJson(result)).toEqual([
-				{ fileUrl: 'https://files.cv.test/private/pan.pdf', fileCategory: 'bgv-cibil', fileName: 'pan.pdf' },
+				{
+					fileUrl: 'https://files.cv.test/private/pan.pdf',
+					fileCategory: 'bgv-cibil',
+					fileName: 'pan.pdf',
+				},
 			]);
 		});
 
@@ -187,7 +217,12 @@ describe('File', () => {
 
 			const result = await runActionNode({
 				items: [{ __files: { data: pdfFile } }],
-				parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'document', fileCategory: 'bgv-cibil' },
+				parameters: {
+					resource: 'file',
+					operation: 'upload',
+					binaryPropertyName: 'document',
+					fileCategory: 'bgv-cibil',
+				},
 			});
 
 			expect(result.error?.message).toBe(

@@ -82,14 +82,23 @@ describe('Form → Create', () => {
 	});
 
 	it.each([
-		[{ verifications: { checks: [] } }, 'Invalid "Verifications" in item 0: add at least one check'],
+		[
+			{ verifications: { checks: [] } },
+			'Invalid "Verifications" in item 0: add at least one check',
+		],
 		[
 			{ verifications: { checks: [{ name: 'bgv-unknown', skipAllowed: false }] } },
 			'Invalid "Verifications → Check 1 → Check Name" in item 0: "bgv-unknown" is not one of',
 		],
 		[{ name: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
-		[{ purpose: '={{ $json.missing ?? "" }}' }, 'Invalid "Purpose Name or ID" in item 0: it is required and is empty'],
-		[{ visibility: 'friends' }, 'Invalid "Visibility" in item 0: "friends" is not one of public, private'],
+		[
+			{ purpose: '={{ $json.missing ?? "" }}' },
+			'Invalid "Purpose Name or ID" in item 0: it is required and is empty',
+		],
+		[
+			{ visibility: 'friends' },
+			'Invalid "Visibility" in item 0: "friends" is not one of public, private',
+		],
 		[
 			{ additionalFields: { expiry: 'next tuesday' } },
 			'Invalid "Expiry" in item 0: "next tuesday" is not a date and time',

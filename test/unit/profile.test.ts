@@ -91,10 +91,16 @@ describe('Profile → Create', () => {
 	});
 
 	it.each([
-		[{ gender: 'female' }, 'Invalid "Gender" in item 0: "female" is not one of Male, Female, Other'],
+		[
+			{ gender: 'female' },
+			'Invalid "Gender" in item 0: "female" is not one of Male, Female, Other',
+		],
 		[{ name: '' }, 'Invalid "Candidate Name" in item 0: it is required and is empty'],
 		[{ name: 42 }, undefined],
-		[{ email: 'asha-at-example' }, 'Invalid "Email" in item 0: "asha-at-example" is not an email address'],
+		[
+			{ email: 'asha-at-example' },
+			'Invalid "Email" in item 0: "asha-at-example" is not an email address',
+		],
 		[{ dob: '31-02-1994' }, 'Invalid "Date of Birth" in item 0: "31-02-1994" is not a date'],
 		[{ dob: 'yesterday' }, 'Invalid "Date of Birth" in item 0: "yesterday" is not a date'],
 		[{ dob: '01-01-2999' }, 'Invalid "Date of Birth" in item 0: 01-01-2999 is in the future'],
@@ -128,8 +134,12 @@ describe('Profile → Create', () => {
 			parameters: fromRow,
 		});
 
-		expect(result.error?.message).toBe('Invalid "Gender" in item 1: "M" is not one of Male, Female, Other');
-		expect(requests.map((request) => (request.body as { gender: string }).gender)).toEqual(['Female']);
+		expect(result.error?.message).toBe(
+			'Invalid "Gender" in item 1: "M" is not one of Male, Female, Other',
+		);
+		expect(requests.map((request) => (request.body as { gender: string }).gender)).toEqual([
+			'Female',
+		]);
 	});
 
 	it('splits the provider message of a rejected candidate into its problems', async () => {

@@ -3,8 +3,18 @@ import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
 const purposes = [
-	{ _id: 'p-bgv', name: 'BGV', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
-	{ _id: 'p-kyc', name: 'KYC', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
+	{
+		_id: 'p-bgv',
+		name: 'BGV',
+		createdAt: '2024-01-01T00:00:00.000Z',
+		updatedAt: '2024-01-01T00:00:00.000Z',
+	},
+	{
+		_id: 'p-kyc',
+		name: 'KYC',
+		createdAt: '2024-01-01T00:00:00.000Z',
+		updatedAt: '2024-01-01T00:00:00.000Z',
+	},
 ];
 
 describe('Purpose → Get Many (from the provider public documentation)', () => {
@@ -14,7 +24,9 @@ describe('Purpose → Get Many (from the provider public documentation)', () => 
 		const { scope, requests } = mockService();
 		scope.get('/verification/api/1.0/purposes').reply(200, success({ total: 2, list: purposes }));
 
-		const result = await runActionNode({ parameters: { resource: 'purpose', operation: 'getAll' } });
+		const result = await runActionNode({
+			parameters: { resource: 'purpose', operation: 'getAll' },
+		});
 
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', path: '/verification/api/1.0/purposes' });
@@ -35,7 +47,10 @@ describe('Transaction (from the provider public documentation)', () => {
 
 	it('Get Status queries by org (from the credential) and transaction; outputs the data with the report URL', async () => {
 		const { scope, requests } = mockService();
-		scope.get('/verification/api/1.0/transactions/info').query({ orgId: 'org-123', txnId: 'TXN-1' }).reply(200, success(status));
+		scope
+			.get('/verification/api/1.0/transactions/info')
+			.query({ orgId: 'org-123', txnId: 'TXN-1' })
+			.reply(200, success(status));
 
 		const result = await runActionNode({
 			parameters: { resource: 'transaction', operation: 'getStatus', transactionId: 'TXN-1' },
@@ -48,7 +63,15 @@ describe('Transaction (from the provider public documentation)', () => {
 	});
 
 	it('Get Check Status puts the check in the path; a node-level org ID wins over the credential', async () => {
-		const check = { state: 'COMPLETED', note: null, request: {}, response: {}, documentList: [], reportData: null, reportUrl: 'u' };
+		const check = {
+			state: 'COMPLETED',
+			note: null,
+			request: {},
+			response: {},
+			documentList: [],
+			reportData: null,
+			reportUrl: 'u',
+		};
 		const { scope, requests } = mockService();
 		scope
 			.get('/verification/api/1.0/transactions/bgv-employment/info')

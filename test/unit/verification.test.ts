@@ -38,7 +38,10 @@ const everyTypedField = {
 async function submitOne(parameters: object) {
 	const { scope, requests } = mockService();
 	scope.post(PATH).reply(200, success());
-	const result = await runActionNode({ items: [{ transactionId: 'TXN-9' }], parameters: parameters as never });
+	const result = await runActionNode({
+		items: [{ transactionId: 'TXN-9' }],
+		parameters: parameters as never,
+	});
 	return { result, requests };
 }
 
@@ -120,7 +123,9 @@ describe('Verification → Submit', () => {
 
 	it('bgv-police-clearance-certificate: fileUrl', async () => {
 		const { requests } = await submitOne(
-			submit('bgv-police-clearance-certificate', { fileUrl: 'https://files.example/private/pcc.pdf' }),
+			submit('bgv-police-clearance-certificate', {
+				fileUrl: 'https://files.example/private/pcc.pdf',
+			}),
 		);
 
 		expect(requests[0].body).toEqual({
@@ -131,10 +136,20 @@ describe('Verification → Submit', () => {
 	});
 
 	it('any other check takes its data as JSON and sends it as given', async () => {
-		const data = { level: 'TWELFTH_STD', nameAsPerDocument: 'Asha Verma', documentList: [{ label: 'marksheet', url: 'u' }] };
-		const { result, requests } = await submitOne(submit('bgv-twelfth', { data: JSON.stringify(data) }));
+		const data = {
+			level: 'TWELFTH_STD',
+			nameAsPerDocument: 'Asha Verma',
+			documentList: [{ label: 'marksheet', url: 'u' }],
+		};
+		const { result, requests } = await submitOne(
+			submit('bgv-twelfth', { data: JSON.stringify(data) }),
+		);
 
-		expect(requests[0].body).toEqual({ data, verificationName: 'bgv-twelfth', transactionId: 'TXN-9' });
+		expect(requests[0].body).toEqual({
+			data,
+			verificationName: 'bgv-twelfth',
+			transactionId: 'TXN-9',
+		});
 		expect(result.items[0].json).toEqual({
 			transactionId: 'TXN-9',
 			verificationName: 'bgv-twelfth',
@@ -143,23 +158,59 @@ describe('Verification → Submit', () => {
 	});
 
 	it.each([
-		[submit('bgv-employment', { employmentDocumentType: 'payslip', nameAsPerEmployerRecords: 'A', employerName: 'B', joiningDate: '2021-01-01', lastWorkingDate: '2022-01-01', documentUrl: 'u' }),
-			'Invalid "Employment Document Type" in item 0: "payslip" is not one of salaryslip, appointmentletter, experienceletter'],
-		[submit('bgv-employment', { employmentDocumentType: 'salaryslip', nameAsPerEmployerRecords: 'A', employerName: 'B', joiningDate: 'last year', lastWorkingDate: '2022-01-01', documentUrl: 'u' }),
-			'Invalid "Joining Date" in item 0: "last year" is not a date'],
-		[submit('bgv-cibil', { pan: 'ABCDE1234F', documentUrl: '={{ "" }}', permanentAddress: address('x') }),
-			'Invalid "Document URL" in item 0: it is required and is empty'],
-		[submit('bgv-criminal', { currentAddress: {}, permanentAddress: address('x') }),
-			'Invalid "Current Address" in item 0: it is required and is empty'],
-		[submit('bgv-police-clearance-certificate', { fileUrl: '  ' }),
-			'Invalid "Certificate File URL" in item 0: it is required and is empty'],
+		[
+			submit('bgv-employment', {
+				employmentDocumentType: 'payslip',
+				nameAsPerEmployerRecords: 'A',
+				employerName: 'B',
+				joiningDate: '2021-01-01',
+				lastWorkingDate: '2022-01-01',
+				documentUrl: 'u',
+			}),
+			'Invalid "Employment Document Type" in item 0: "payslip" is not one of salaryslip, appointmentletter, experienceletter',
+		],
+		[
+			submit('bgv-employment', {
+				employmentDocumentType: 'salaryslip',
+				nameAsPerEmployerRecords: 'A',
+				employerName: 'B',
+				joiningDate: 'last year',
+				lastWorkingDate: '2022-01-01',
+				documentUrl: 'u',
+			}),
+			'Invalid "Joining Date" in item 0: "last year" is not a date',
+		],
+		[
+			submit('bgv-cibil', {
+				pan: 'ABCDE1234F',
+				documentUrl: '={{ "" }}',
+				permanentAddress: address('x'),
+			}),
+			'Invalid "Document URL" in item 0: it is required and is empty',
+		],
+		[
+			submit('bgv-criminal', { currentAddress: {}, permanentAddress: address('x') }),
+			'Invalid "Current Address" in item 0: it is required and is empty',
+		],
+		[
+			submit('bgv-police-clearance-certificate', { fileUrl: '  ' }),
+			'Invalid "Certificate File URL" in item 0: it is required and is empty',
+		],
 		[submit('pan', { data: '{"pan": ' }), 'Invalid "Data (JSON)" in item 0: it is not valid JSON'],
-		[submit('pan', { data: '[1, 2]' }), 'Invalid "Data (JSON)" in item 0: expected a JSON object, got a list'],
+		[
+			submit('pan', { data: '[1, 2]' }),
+			'Invalid "Data (JSON)" in item 0: expected a JSON object, got a list',
+		],
 		[submit('pan', { data: '{}' }), 'Invalid "Data (JSON)" in item 0: the object is empty'],
 		// With the check set by an expression, n8n cannot tell which typed fields apply: all are given.
-		[submit('={{ "bgv-astrology" }}', { data: '{"a":1}', ...everyTypedField }), 'Invalid "Check" in item 0: "bgv-astrology" is not one of'],
-		[{ ...submit('pan', { data: '{"a":1}' }), transactionId: '={{ $json.nothing }}' },
-			'Invalid "Transaction ID" in item 0: expected text, got nothing'],
+		[
+			submit('={{ "bgv-astrology" }}', { data: '{"a":1}', ...everyTypedField }),
+			'Invalid "Check" in item 0: "bgv-astrology" is not one of',
+		],
+		[
+			{ ...submit('pan', { data: '{"a":1}' }), transactionId: '={{ $json.nothing }}' },
+			'Invalid "Transaction ID" in item 0: expected text, got nothing',
+		],
 	])('rejects bad input without a request (%#)', async (parameters, message) => {
 		const { result, requests } = await submitOne(parameters);
 

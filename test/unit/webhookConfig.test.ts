@@ -22,7 +22,10 @@ describe('Webhook Config', () => {
 		});
 
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'POST', path: '/verification/api/1.0/webhook-config' });
+		expect(requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/verification/api/1.0/webhook-config',
+		});
 		expect(requests[0].headers['x-api-key']).toBe(TEST_API_KEY);
 		expect(requests[0].body).toEqual(config);
 		expect(outputJson(result)).toEqual([{ id: 'cfg-1', endpoint: config.endpoint }]);
@@ -31,7 +34,9 @@ describe('Webhook Config', () => {
 
 	it('Update puts to the configuration ID and leaves an empty description out', async () => {
 		const { scope, requests } = mockService();
-		scope.put('/verification/api/1.0/webhook-config/cfg%2F1').reply(200, { code: 0, message: 'Success' });
+		scope
+			.put('/verification/api/1.0/webhook-config/cfg%2F1')
+			.reply(200, { code: 0, message: 'Success' });
 
 		const result = await runActionNode({
 			parameters: {
@@ -44,14 +49,23 @@ describe('Webhook Config', () => {
 		});
 
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'PUT', path: '/verification/api/1.0/webhook-config/cfg%2F1' });
+		expect(requests[0]).toMatchObject({
+			method: 'PUT',
+			path: '/verification/api/1.0/webhook-config/cfg%2F1',
+		});
 		expect(requests[0].body).toEqual({ endpoint: config.endpoint, apiKey: WEBHOOK_SECRET });
 		expect(outputJson(result)).toEqual([{ id: 'cfg/1', endpoint: config.endpoint }]);
 	});
 
 	it.each([
-		[{ endpoint: 'n8n.example.com/hook' }, 'Invalid "Endpoint" in item 0: "n8n.example.com/hook" is not an absolute http(s) URL'],
-		[{ endpoint: 'ftp://n8n.example.com/hook' }, 'Invalid "Endpoint" in item 0: "ftp://n8n.example.com/hook" is not an absolute http(s) URL'],
+		[
+			{ endpoint: 'n8n.example.com/hook' },
+			'Invalid "Endpoint" in item 0: "n8n.example.com/hook" is not an absolute http(s) URL',
+		],
+		[
+			{ endpoint: 'ftp://n8n.example.com/hook' },
+			'Invalid "Endpoint" in item 0: "ftp://n8n.example.com/hook" is not an absolute http(s) URL',
+		],
 		[{ apiKey: '={{ "" }}' }, 'Invalid "Webhook Secret" in item 0: it is required and is empty'],
 	])('rejects %j without a request', async (override, message) => {
 		const { requests } = mockService();
@@ -80,7 +94,10 @@ describe('Webhook Config', () => {
 		);
 		// n8n attaches the node (with its parameters, as stored in the workflow) to every node error;
 		// what the error itself says must not repeat the secret, and the API key appears nowhere.
-		const { node: _node, ...errorOwnFields } = JSON.parse(JSON.stringify(result.error)) as Record<string, unknown>;
+		const { node: _node, ...errorOwnFields } = JSON.parse(JSON.stringify(result.error)) as Record<
+			string,
+			unknown
+		>;
 		expect(JSON.stringify(errorOwnFields)).not.toContain(WEBHOOK_SECRET);
 		expect(JSON.stringify(result.error)).not.toContain(TEST_API_KEY);
 	});

@@ -15,7 +15,10 @@ export const FORM_VERIFICATION_NAMES: ReadonlyArray<{ value: string; name: strin
 	{ value: 'bgv-employment', name: 'Employment Check (bgv-employment)' },
 	{ value: 'bgv-criminal', name: 'Criminal / Court Record Check (bgv-criminal)' },
 	{ value: 'bgv-cibil', name: 'Credit Check (bgv-cibil)' },
-	{ value: 'bgv-local-address-digital', name: 'Local Address, Digital (bgv-local-address-digital)' },
+	{
+		value: 'bgv-local-address-digital',
+		name: 'Local Address, Digital (bgv-local-address-digital)',
+	},
 	{ value: 'bgv-local-address-postal', name: 'Local Address, Postal (bgv-local-address-postal)' },
 	{
 		value: 'bgv-permanent-address-digital',
@@ -59,7 +62,11 @@ export const SUBMISSION_VERIFICATION_NAMES: ReadonlyArray<{ value: string; name:
 	},
 ];
 
-export const EMPLOYMENT_DOCUMENT_TYPES = ['salaryslip', 'appointmentletter', 'experienceletter'] as const;
+export const EMPLOYMENT_DOCUMENT_TYPES = [
+	'salaryslip',
+	'appointmentletter',
+	'experienceletter',
+] as const;
 
 export const GENDERS = ['Male', 'Female', 'Other'] as const;
 

@@ -35,7 +35,8 @@ export function toCalendarDate(value: unknown): CalendarDate | undefined {
 	const dayFirst = DAY_MONTH_YEAR.exec(text);
 	if (dayFirst) return calendarDate(Number(dayFirst[3]), Number(dayFirst[2]), Number(dayFirst[1]));
 	const yearFirst = YEAR_MONTH_DAY.exec(text);
-	if (yearFirst) return calendarDate(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]));
+	if (yearFirst)
+		return calendarDate(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]));
 	return undefined;
 }
 

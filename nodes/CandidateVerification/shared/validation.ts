@@ -53,7 +53,8 @@ export function requireOneOf<T extends string>(
 	value: unknown,
 	allowed: readonly T[],
 ): T {
-	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
 	throw invalidParameter(
 		context,
 		fieldDisplayName,
@@ -68,7 +69,11 @@ export function requireBoolean(
 ): boolean {
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidParameter(context, fieldDisplayName, `expected true or false, got ${describe(value)}`);
+	throw invalidParameter(
+		context,
+		fieldDisplayName,
+		`expected true or false, got ${describe(value)}`,
+	);
 }
 
 export function describe(value: unknown): string {

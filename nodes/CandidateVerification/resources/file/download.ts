@@ -116,11 +116,18 @@ async function storeDownloadedFile(
 
 	if (response.statusCode >= 400 || mimeType === 'application/json') {
 		const text = await readSmallBody(response.body);
-		assertSuccessfulResponse(this.getNode(), OPERATION_LABEL, { statusCode: response.statusCode, body: text });
-		throw new NodeApiError(this.getNode(), { statusCode: response.statusCode }, {
-			message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered with JSON instead of a file`,
-			description: 'Check that the URL is the private URL of a file held by the service.',
+		assertSuccessfulResponse(this.getNode(), OPERATION_LABEL, {
+			statusCode: response.statusCode,
+			body: text,
 		});
+		throw new NodeApiError(
+			this.getNode(),
+			{ statusCode: response.statusCode },
+			{
+				message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered with JSON instead of a file`,
+				description: 'Check that the URL is the private URL of a file held by the service.',
+			},
+		);
 	}
 
 	const options = this.getNodeParameter('downloadOptions', {}) as IDataObject;

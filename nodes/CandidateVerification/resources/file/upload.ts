@@ -51,7 +51,9 @@ async function buildUploadRequest(
 			this,
 			'Input Binary Field',
 			`the input item has no binary field "${propertyName}"`,
-			available.length ? `Binary fields on this item: ${available.join(', ')}` : 'This item has no binary data.',
+			available.length
+				? `Binary fields on this item: ${available.join(', ')}`
+				: 'This item has no binary data.',
 		);
 	}
 	const content = await this.helpers.getBinaryDataBuffer(propertyName);
@@ -72,9 +74,8 @@ export const fileUploadRouting = {
 	output: {
 		postReceive: [
 			handleResponse('Upload File', function (data) {
-				const binary = this.getInputData().binary?.[
-					String(this.getNodeParameter('binaryPropertyName')).trim()
-				];
+				const binary =
+					this.getInputData().binary?.[String(this.getNodeParameter('binaryPropertyName')).trim()];
 				return {
 					fileUrl: data.fileUrl,
 					fileCategory: this.getNodeParameter('fileCategory') as string,

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { FORM_VERIFICATION_NAMES, VERIFICATION_API } from '../../shared/constants';
 import { toUnixSeconds } from '../../shared/dates';
@@ -122,8 +127,17 @@ async function buildFormBody(
 	}
 	const allowedNames = FORM_VERIFICATION_NAMES.map(({ value }) => value);
 	const verifications = checks.map((check, index) => ({
-		name: requireOneOf(this, `Verifications → Check ${index + 1} → Check Name`, check.name, allowedNames),
-		skipAllowed: requireBoolean(this, `Verifications → Check ${index + 1} → Skip Allowed`, check.skipAllowed ?? false),
+		name: requireOneOf(
+			this,
+			`Verifications → Check ${index + 1} → Check Name`,
+			check.name,
+			allowedNames,
+		),
+		skipAllowed: requireBoolean(
+			this,
+			`Verifications → Check ${index + 1} → Skip Allowed`,
+			check.skipAllowed ?? false,
+		),
 	}));
 
 	const body: IDataObject = {

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { GENDERS, VERIFICATION_API } from '../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../shared/dates';
@@ -99,11 +104,7 @@ function buildVerificationFields(
 ): IDataObject | undefined {
 	if ((dob === undefined || dob === '') && fatherName === undefined) return undefined;
 	if (dob === undefined || dob === '') {
-		throw invalidParameter(
-			context,
-			'Date of Birth',
-			'it is required when Father’s Name is given',
-		);
+		throw invalidParameter(context, 'Date of Birth', 'it is required when Father’s Name is given');
 	}
 	const date = toCalendarDate(dob);
 	if (!date) {
@@ -115,7 +116,11 @@ function buildVerificationFields(
 		);
 	}
 	if (isAfterToday(date, context.getTimezone())) {
-		throw invalidParameter(context, 'Date of Birth', `${formatDayMonthYear(date)} is in the future`);
+		throw invalidParameter(
+			context,
+			'Date of Birth',
+			`${formatDayMonthYear(date)} is in the future`,
+		);
 	}
 	return { dob: formatDayMonthYear(date), ...(fatherName ? { fatherName } : {}) };
 }
@@ -136,7 +141,8 @@ async function buildCandidateBody(
 	if (profession) body.profession = profession;
 	const email = optionalText(this, 'Email', extra.email);
 	if (email) {
-		if (!isEmail(email)) throw invalidParameter(this, 'Email', `"${email}" is not an email address`);
+		if (!isEmail(email))
+			throw invalidParameter(this, 'Email', `"${email}" is not an email address`);
 		body.email = email;
 	}
 	const verificationFields = buildVerificationFields(

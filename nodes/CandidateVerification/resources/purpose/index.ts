@@ -1,34 +1,27 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { VERIFICATION_API } from '../../shared/constants';
+import { operationSelector } from '../../shared/descriptions';
 import { handleResponse } from '../../shared/routing';
 
 /** Listing purposes comes from the provider's public documentation, not the contract. */
 export const purposeDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['purpose'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many purposes',
-				description: 'List the purposes a form can have (one item per purpose)',
-				routing: {
-					request: { method: 'GET', url: `${VERIFICATION_API}/purposes` },
-					output: {
-						postReceive: [
-							handleResponse('Get Purposes', (data) =>
-								Array.isArray(data.list) ? (data.list as IDataObject[]) : [],
-							),
-						],
-					},
+	operationSelector('purpose', [
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			action: 'Get many purposes',
+			description: 'List the purposes a form can have (one item per purpose)',
+			routing: {
+				request: { method: 'GET', url: `${VERIFICATION_API}/purposes` },
+				output: {
+					postReceive: [
+						handleResponse('Get Purposes', (data) =>
+							Array.isArray(data.list) ? (data.list as IDataObject[]) : [],
+						),
+					],
 				},
 			},
-		],
-		default: 'getAll',
-	},
+		},
+	]),
 ];

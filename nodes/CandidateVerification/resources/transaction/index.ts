@@ -1,6 +1,11 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, SUBMISSION_VERIFICATION_NAMES, VERIFICATION_API } from '../../shared/constants';
+import {
+	CREDENTIAL_TYPE,
+	SUBMISSION_VERIFICATION_NAMES,
+	VERIFICATION_API,
+} from '../../shared/constants';
+import { operationSelector } from '../../shared/descriptions';
 import { envelopeData, handleResponse } from '../../shared/routing';
 import { invalidParameter, optionalText, requireOneOf, requireText } from '../../shared/validation';
 
@@ -41,40 +46,32 @@ async function buildStatusQuery(
 }
 
 export const transactionDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['transaction'] } },
-		options: [
-			{
-				name: 'Get Status',
-				value: 'getStatus',
-				action: 'Get the status of a transaction',
-				description:
-					'Overall state, each check’s state and the report URL of a candidate (from the provider public documentation)',
-				routing: {
-					request: { method: 'GET', url: `${VERIFICATION_API}/transactions/info` },
-					send: { preSend: [buildStatusQuery] },
-					output: { postReceive: [handleResponse('Get Transaction Status', envelopeData)] },
-				},
+	operationSelector('transaction', [
+		{
+			name: 'Get Status',
+			value: 'getStatus',
+			action: 'Get the status of a transaction',
+			description:
+				'Overall state, each check’s state and the report URL of a candidate (from the provider public documentation)',
+			routing: {
+				request: { method: 'GET', url: `${VERIFICATION_API}/transactions/info` },
+				send: { preSend: [buildStatusQuery] },
+				output: { postReceive: [handleResponse('Get Transaction Status', envelopeData)] },
 			},
-			{
-				name: 'Get Check Status',
-				value: 'getCheckStatus',
-				action: 'Get the status of one check',
-				description:
-					'State, request, response, documents and report URL of one check (from the provider public documentation)',
-				routing: {
-					request: { method: 'GET' },
-					send: { preSend: [buildStatusQuery] },
-					output: { postReceive: [handleResponse('Get Check Status', envelopeData)] },
-				},
+		},
+		{
+			name: 'Get Check Status',
+			value: 'getCheckStatus',
+			action: 'Get the status of one check',
+			description:
+				'State, request, response, documents and report URL of one check (from the provider public documentation)',
+			routing: {
+				request: { method: 'GET' },
+				send: { preSend: [buildStatusQuery] },
+				output: { postReceive: [handleResponse('Get Check Status', envelopeData)] },
 			},
-		],
-		default: 'getStatus',
-	},
+		},
+	]),
 	{
 		displayName: 'Transaction ID',
 		name: 'transactionId',

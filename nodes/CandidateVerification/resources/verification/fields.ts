@@ -24,7 +24,11 @@ export const ADDRESS_FIELDS = [
 
 function showFor(verificationNames: readonly string[]) {
 	return {
-		show: { resource: ['verification'], operation: ['submit'], verificationName: [...verificationNames] },
+		show: {
+			resource: ['verification'],
+			operation: ['submit'],
+			verificationName: [...verificationNames],
+		},
 	};
 }
 

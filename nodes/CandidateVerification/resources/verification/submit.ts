@@ -17,7 +17,12 @@ function readDate(context: IExecuteSingleFunctions, parameterName: string, displ
 	const value = context.getNodeParameter(parameterName, '');
 	const date = toCalendarDate(value);
 	if (!date) {
-		throw invalidParameter(context, displayName, `${describe(value)} is not a date`, 'Use YYYY-MM-DD or DD-MM-YYYY.');
+		throw invalidParameter(
+			context,
+			displayName,
+			`${describe(value)} is not a date`,
+			'Use YYYY-MM-DD or DD-MM-YYYY.',
+		);
 	}
 	return formatYearMonthDay(date);
 }
@@ -29,7 +34,11 @@ function readAddress(context: IExecuteSingleFunctions, parameterName: string, di
 		const value = raw[field.name];
 		if (value === undefined || value === null || value === '') continue;
 		if (typeof value !== 'string' && typeof value !== 'number') {
-			throw invalidParameter(context, `${displayName} → ${field.displayName}`, `expected text, got ${describe(value)}`);
+			throw invalidParameter(
+				context,
+				`${displayName} → ${field.displayName}`,
+				`expected text, got ${describe(value)}`,
+			);
 		}
 		const text = String(value).trim();
 		if (text) address[field.name] = text;
@@ -49,7 +58,11 @@ const buildEmploymentData: DataBuilder = (context) => {
 	);
 	return {
 		employmentDocumentType: documentType,
-		nameAsPerEmployerRecords: requireText(context, 'nameAsPerEmployerRecords', 'Name as per Employer Records'),
+		nameAsPerEmployerRecords: requireText(
+			context,
+			'nameAsPerEmployerRecords',
+			'Name as per Employer Records',
+		),
 		employerName: requireText(context, 'employerName', 'Employer Name'),
 		joiningDate: readDate(context, 'joiningDate', 'Joining Date'),
 		lastWorkingDate: readDate(context, 'lastWorkingDate', 'Last Working Date'),
@@ -78,14 +91,22 @@ const buildJsonData: DataBuilder = (context) => {
 		try {
 			data = JSON.parse(data) as unknown;
 		} catch (error) {
-			throw invalidParameter(context, 'Data (JSON)', `it is not valid JSON (${(error as Error).message})`);
+			throw invalidParameter(
+				context,
+				'Data (JSON)',
+				`it is not valid JSON (${(error as Error).message})`,
+			);
 		}
 	}
 	if (typeof data !== 'object' || data === null || Array.isArray(data)) {
 		throw invalidParameter(context, 'Data (JSON)', `expected a JSON object, got ${describe(data)}`);
 	}
 	if (Object.keys(data).length === 0) {
-		throw invalidParameter(context, 'Data (JSON)', 'the object is empty; give the fields this check needs');
+		throw invalidParameter(
+			context,
+			'Data (JSON)',
+			'the object is empty; give the fields this check needs',
+		);
 	}
 	return data as IDataObject;
 };

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { invalidParameter, optionalText, requireText } from '../../shared/validation';
 
@@ -62,6 +67,9 @@ export async function buildWebhookConfigBody(
 	return requestOptions;
 }
 
-export function webhookConfigOutput(this: IExecuteSingleFunctions, id: IDataObject[string]): IDataObject {
+export function webhookConfigOutput(
+	this: IExecuteSingleFunctions,
+	id: IDataObject[string],
+): IDataObject {
 	return { id, endpoint: String(this.getNodeParameter('endpoint')).trim() };
 }
