@@ -1,0 +1,260 @@
+/**
+ * The action node, run by n8n-core's WorkflowExecute, against the sandbox server (a faithful local
+ * implementation of the contract) instead of nock: proves that what the node sends is what the
+ * service accepts, end to end through one candidate's life.
+ */
+import { Container } from '@n8n/di';
+import { BinaryDataService } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runActionNode } from '../harness/run-node';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createSandbox } = require('../../sandbox/server') as {
+	createSandbox: (options: { apiKey: string; orgId: string }) => Sandbox;
+};
+
+interface Sandbox {
+	listen(port?: number): Promise<{ baseUrl: string }>;
+	close(): Promise<void>;
+	sampleFileUrl: string;
+	requests: Array<{ method: string; path: string; headers: IDataObject; body: unknown }>;
+	waitForDeliveries(count: number, timeoutMs?: number): Promise<IDataObject[]>;
+}
+
+const API_KEY = 'integration-key-7d1e';
+const sandbox = createSandbox({ apiKey: API_KEY, orgId: 'org-int' });
+let credentials: ICredentialDataDecryptedObject;
+
+beforeAll(async () => {
+	const { baseUrl } = await sandbox.listen(0);
+	credentials = {
+		apiKey: API_KEY,
+		environment: 'staging',
+		stagingBaseUrl: baseUrl,
+		orgId: 'org-int',
+	};
+});
+afterAll(async () => await sandbox.close());
+
+async function run(parameters: INodeParameters, items: IDataObject[] = [{}]) {
+	const result = await runActionNode({ parameters, items, credentials });
+	if (result.error) throw new Error(`${result.error.message}\n${result.error.description ?? ''}`);
+	return result;
+}
+
+const address = {
+	address: {
+		line1: '12 MG Road',
+		vtc: 'Indiranagar',
+		district: 'Bengaluru Urban',
+		state: 'Karnataka',
+		pincode: '560038',
+		country: 'India',
+	},
+};
+
+describe('a candidate from form to report, against the sandbox', () => {
+	it('runs every operation and the sandbox accepts each request', async () => {
+		const purposes = await run({ resource: 'purpose', operation: 'getAll' });
+		const bgv = purposes.items.find((item) => item.json.name === 'BGV')!.json;
+
+		const form = await run({
+			resource: 'form',
+			operation: 'create',
+			name: 'Integration hires',
+			purpose: bgv._id as string,
+			verifications: {
+				checks: [
+					{ name: 'bgv-employment', skipAllowed: false },
+					{ name: 'bgv-degree', skipAllowed: true },
+				],
+			},
+			userPaymentRequired: false,
+			visibility: 'private',
+			additionalFields: { expiry: '2030-01-01T00:00:00Z' },
+		});
+		const stored = form.items[0].json;
+		expect(stored).toMatchObject({
+			name: 'Integration hires',
+			purpose: bgv._id,
+			expiry: 1893456000,
+			type: 'diy',
+			archived: false,
+			verificationList: [
+				{ name: 'bgv-employment', mode: 'manual', skipAllowed: false },
+				{ name: 'bgv-degree', mode: 'manual', skipAllowed: true, marksheetRequired: false },
+			],
+		});
+
+		const profiles = await run(
+			{
+				resource: 'profile',
+				operation: 'create',
+				formId: stored._id as string,
+				name: '={{ $json.name }}',
+				gender: '={{ $json.gender }}',
+				additionalFields: { dob: '={{ $json.dob }}', email: '={{ $json.email }}' },
+			},
+			[
+				{ name: 'Asha Verma', gender: 'Female', dob: '1994-05-17', email: 'asha@example.com' },
+				{ name: 'Ravi Kumar', gender: 'Male', dob: '03/11/1990', email: '' },
+			],
+		);
+		const [asha, ravi] = profiles.items.map((item) => item.json);
+		expect(asha.transactionId).toEqual(expect.any(String));
+		expect(ravi.transactionId).not.toBe(asha.transactionId);
+		const sent = sandbox.requests.filter((request) => request.path.endsWith('/diy-candidate'));
+		expect(sent.map((request) => request.body)).toEqual([
+			{
+				name: 'Asha Verma',
+				gender: 'Female',
+				email: 'asha@example.com',
+				verificationFields: { dob: '17-05-1994' },
+			},
+			{ name: 'Ravi Kumar', gender: 'Male', verificationFields: { dob: '03-11-1990' } },
+		]);
+
+		const upload = await run(
+			{
+				resource: 'file',
+				operation: 'upload',
+				binaryPropertyName: 'data',
+				fileCategory: 'bgv-employment',
+			},
+			[
+				{
+					__files: {
+						data: {
+							base64: Buffer.from('%PDF-1.4\n% offer letter\n%%EOF\n').toString('base64'),
+							fileName: 'offer.pdf',
+							mimeType: 'application/pdf',
+						},
+					},
+				},
+			],
+		);
+		const { fileUrl } = upload.items[0].json;
+		expect(fileUrl).toEqual(expect.stringContaining('/private-files/'));
+
+		const submissions: Array<[string, INodeParameters]> = [
+			[
+				'bgv-employment',
+				{
+					employmentDocumentType: 'appointmentletter',
+					nameAsPerEmployerRecords: 'Asha Verma',
+					employerName: 'Acme',
+					joiningDate: '2021-04-01',
+					lastWorkingDate: '31-03-2024',
+					documentUrl: fileUrl as string,
+				},
+			],
+			[
+				'bgv-cibil',
+				{ pan: 'ABCDE1234F', documentUrl: fileUrl as string, permanentAddress: address },
+			],
+			['bgv-criminal', { currentAddress: address, permanentAddress: address }],
+			['bgv-police-clearance-certificate', { fileUrl: fileUrl as string }],
+			['pan', { data: '{"pan": "ABCDE1234F", "name": "Asha Verma"}' }],
+		];
+		for (const [verificationName, fields] of submissions) {
+			const submitted = await run({
+				resource: 'verification',
+				operation: 'submit',
+				transactionId: asha.transactionId as string,
+				verificationName,
+				...fields,
+			});
+			expect(submitted.items[0].json).toEqual({
+				transactionId: asha.transactionId,
+				verificationName,
+				submitted: true,
+			});
+		}
+
+		const status = await run({
+			resource: 'transaction',
+			operation: 'getStatus',
+			transactionId: asha.transactionId as string,
+		});
+		expect(status.items[0].json).toMatchObject({
+			transactionId: asha.transactionId,
+			state: 'IN_PROGRESS',
+		});
+		const check = await run({
+			resource: 'transaction',
+			operation: 'getCheckStatus',
+			transactionId: asha.transactionId as string,
+			verificationName: 'bgv-employment',
+		});
+		expect(check.items[0].json).toMatchObject({ state: 'IN_PROGRESS' });
+
+		const report = await run({
+			resource: 'file',
+			operation: 'download',
+			url: status.items[0].json.report as string,
+			binaryPropertyName: 'report',
+		});
+		expect(report.items[0].json).toMatchObject({ mimeType: 'application/pdf' });
+		const bytes = await Container.get(BinaryDataService).getAsBuffer(
+			report.items[0].binary!.report,
+		);
+		expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+
+		const signed = await run({
+			resource: 'file',
+			operation: 'getSignedUrl',
+			url: sandbox.sampleFileUrl,
+		});
+		const response = await fetch(signed.items[0].json.signedUrl as string);
+		expect(response.status).toBe(200);
+		expect(
+			Buffer.from(await response.arrayBuffer())
+				.subarray(0, 5)
+				.toString(),
+		).toBe('%PDF-');
+
+		const config = await run({
+			resource: 'webhookConfig',
+			operation: 'create',
+			endpoint: 'http://127.0.0.1:9/hook',
+			apiKey: 'whsec-integration',
+			description: 'integration',
+		});
+		const updated = await run({
+			resource: 'webhookConfig',
+			operation: 'update',
+			configId: config.items[0].json.id as string,
+			endpoint: 'http://127.0.0.1:9/hook2',
+			apiKey: 'whsec-integration-2',
+		});
+		expect(updated.items[0].json).toEqual({
+			id: config.items[0].json.id,
+			endpoint: 'http://127.0.0.1:9/hook2',
+		});
+
+		const apiRequests = sandbox.requests.filter((request) =>
+			/^\/(verification|utility)\/api\//.test(request.path),
+		);
+		expect(apiRequests.length).toBeGreaterThan(15);
+		expect(apiRequests.every((request) => request.headers['x-api-key'] === API_KEY)).toBe(true);
+	});
+
+	it('surfaces what the sandbox rejects as the provider message', async () => {
+		const result = await runActionNode({
+			credentials,
+			parameters: {
+				resource: 'verification',
+				operation: 'submit',
+				transactionId: 'TXN-does-not-exist',
+				verificationName: 'pan',
+				data: '{"pan": "ABCDE1234F"}',
+			},
+		});
+
+		expect(result.error?.message).toMatch(
+			/^Submit Verification was rejected by the Candidate Verification Service: .*not found/,
+		);
+		expect(result.error?.description).toContain('(HTTP 404, code -1)');
+	});
+});
