@@ -87,6 +87,8 @@ export class CandidateVerificationApi implements ICredentialType {
 	};
 
 	// Listing purposes is read-only, so testing the credential changes nothing at the provider.
+	// HTTP errors (a refused key answers 401) fail the test anyway; n8n-workflow allows rules of
+	// one type only, and the envelope rule is the one n8n cannot infer.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: CREDENTIAL_BASE_URL,
@@ -94,13 +96,6 @@ export class CandidateVerificationApi implements ICredentialType {
 			method: 'GET',
 		},
 		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The service did not accept the API key (HTTP 401)',
-				},
-			},
 			{
 				// This rule FAILS the test when the body's `code` equals -1.
 				type: 'responseSuccessBody',

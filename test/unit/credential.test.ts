@@ -83,7 +83,7 @@ describe('Credential candidateVerificationApi', () => {
 		expect(baseUrlFromCredentials(credentials)).toBe(expected);
 	});
 
-	it('tests with the read-only purposes list and fails the test on HTTP 401 and on code -1', () => {
+	it('tests with the read-only purposes list and fails the test on code -1', () => {
 		expect(credential.test.request).toEqual({
 			baseURL: CREDENTIAL_BASE_URL,
 			url: '/verification/api/1.0/purposes',
@@ -91,10 +91,6 @@ describe('Credential candidateVerificationApi', () => {
 		});
 		// n8n fails the credential test when the body's value at `key` equals `value`.
 		expect(credential.test.rules).toEqual([
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The service did not accept the API key (HTTP 401)' },
-			},
 			{
 				type: 'responseSuccessBody',
 				properties: { key: 'code', value: -1, message: expect.stringContaining('code -1') },
