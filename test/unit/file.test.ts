@@ -50,6 +50,7 @@ describe('File', () => {
 					fileName: 'candidate-report.pdf',
 					mimeType: 'application/pdf',
 					fileSize: '200 kB',
+					bytes: PDF.length,
 					binaryPropertyName: 'report',
 				},
 			]);

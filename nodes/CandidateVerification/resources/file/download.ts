@@ -149,6 +149,7 @@ async function storeDownloadedFile(
 				fileName: binary.fileName ?? fileName,
 				mimeType: binary.mimeType,
 				fileSize: binary.fileSize ?? null,
+				bytes: binary.bytes ?? null,
 				binaryPropertyName,
 			},
 			binary: { [binaryPropertyName]: binary },
