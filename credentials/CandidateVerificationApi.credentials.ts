@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { PURPOSES_PATH } from '../nodes/CandidateVerification/shared/constants';
+
 /**
  * Resolves to the base URL of the environment chosen in the credential, without a trailing slash.
  * Used by the credential test, the action node and the trigger, so all three talk to the same host.
@@ -13,6 +15,7 @@ export const CREDENTIAL_BASE_URL =
 	"={{ ($credentials.environment === 'production' ? $credentials.productionBaseUrl : $credentials.stagingBaseUrl).replace(/\\/+$/, '') }}";
 
 export class CandidateVerificationApi implements ICredentialType {
+	// A literal, not CREDENTIAL_TYPE: n8n's package scanner reads the name statically.
 	name = 'candidateVerificationApi';
 
 	displayName = 'Candidate Verification API';
@@ -87,22 +90,33 @@ export class CandidateVerificationApi implements ICredentialType {
 	};
 
 	// Listing purposes is read-only, so testing the credential changes nothing at the provider.
-	// HTTP errors (a refused key answers 401) fail the test anyway; n8n-workflow allows rules of
-	// one type only, and the envelope rule is the one n8n cannot infer.
+	// HTTP errors (a refused key answers 401) fail the test anyway. n8n-workflow takes rules of one
+	// type only; a responseSuccessBody rule FAILS the test when the body's value at `key` equals
+	// `value`, so two of them fail it on code -1 and on an answer without `code` (an HTML page, a
+	// JSON body that is not the service's envelope: a wrong base URL).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: CREDENTIAL_BASE_URL,
-			url: '/verification/api/1.0/purposes',
+			url: PURPOSES_PATH,
 			method: 'GET',
+			json: true,
 		},
 		rules: [
 			{
-				// This rule FAILS the test when the body's `code` equals -1.
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'code',
 					value: -1,
 					message: 'The service rejected the API key or the request (code -1)',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'code',
+					value: undefined,
+					message:
+						'The base URL did not answer like the Candidate Verification Service (no response envelope): check the base URL of the chosen environment',
 				},
 			},
 		],

@@ -1,7 +1,6 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_BASE_URL } from '../../credentials/CandidateVerificationApi.credentials';
 import { fileDescription } from './resources/file';
 import { formDescription } from './resources/form';
 import { profileDescription } from './resources/profile';
@@ -9,6 +8,7 @@ import { purposeDescription } from './resources/purpose';
 import { transactionDescription } from './resources/transaction';
 import { verificationDescription } from './resources/verification';
 import { webhookConfigDescription } from './resources/webhookConfig';
+import { CREDENTIAL_TYPE } from './shared/constants';
 import { getPurposes } from './shared/loadOptions';
 
 export class CandidateVerification implements INodeType {
@@ -28,9 +28,10 @@ export class CandidateVerification implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'candidateVerificationApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// No baseURL here: an expression over the credential would be resolved twice per item by
+		// n8n's routing engine; each operation's first preSend sets it, read once per run.
 		requestDefaults: {
-			baseURL: CREDENTIAL_BASE_URL,
 			headers: { Accept: 'application/json' },
 			json: true,
 			// Success is decided on the envelope's `code` by every operation's post-receive.

@@ -81,7 +81,10 @@ describe('Provider failures become node errors', () => {
 		});
 
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('The connection was aborted, perhaps the server is offline');
+		expect(result.error?.message).toBe(
+			'Get Purposes failed: the Candidate Verification Service did not answer within 100 ms',
+		);
+		expect(result.error?.description).toContain('raise Request Options → Timeout');
 		expectNoKey(result);
 	});
 
@@ -94,7 +97,10 @@ describe('Provider failures become node errors', () => {
 
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe(
-			'The service refused the connection - perhaps it is offline',
+			'Get Purposes failed: the Candidate Verification Service refused the connection',
+		);
+		expect(result.error?.description).toBe(
+			'Check the base URL of the credential and that the service is up. (ECONNREFUSED)',
 		);
 		expectNoKey(result);
 	});
@@ -128,7 +134,7 @@ describe('Continue on fail', () => {
 			continueOnFail: true,
 			items: [
 				{ name: 'Asha', gender: 'Female' },
-				{ name: 'Bad Gender', gender: 'F' },
+				{ name: 'Bad Gender', gender: 'Femme' },
 				{ name: 'Rejected', gender: 'Male' },
 				{ name: 'Ravi', gender: 'Male' },
 			],
@@ -144,7 +150,7 @@ describe('Continue on fail', () => {
 		expect(result.items.map(({ json, pairedItem }) => ({ json, pairedItem }))).toEqual([
 			{ json: { transactionId: 'TXN-A', formId: 'form-1', name: 'Asha' }, pairedItem: { item: 0 } },
 			{
-				json: { error: 'Invalid "Gender" in item 1: "F" is not one of Male, Female, Other' },
+				json: { error: 'Invalid "Gender" in item 1: "Femme" is not one of Male, Female, Other' },
 				pairedItem: { item: 1 },
 			},
 			{
@@ -159,21 +165,22 @@ describe('Continue on fail', () => {
 		expectNoKey(result);
 	});
 
-	it('without continue on fail the first failure stops the node', async () => {
-		const { scope } = mockService();
+	it('without continue on fail an invalid item stops the node before anything is sent', async () => {
+		const { scope, requests } = mockService();
 		scope.post(PATH).reply(200, success({ transactionId: 'TXN-A' }));
 
 		const result = await runActionNode({
 			items: [
 				{ name: 'Asha', gender: 'Female' },
-				{ name: 'Bad Gender', gender: 'F' },
+				{ name: 'Bad Gender', gender: 'Femme' },
 			],
 			parameters,
 		});
 
 		expect(result.error?.message).toBe(
-			'Invalid "Gender" in item 1: "F" is not one of Male, Female, Other',
+			'Invalid "Gender" in item 1: "Femme" is not one of Male, Female, Other',
 		);
 		expect(result.run.status).toBe('error');
+		expect(requests).toHaveLength(0);
 	});
 });

@@ -229,7 +229,9 @@ describe('File', () => {
 			expect(result.error?.message).toBe(
 				'Invalid "Input Binary Field" in item 0: the input item has no binary field "document"',
 			);
-			expect(result.error?.description).toBe('Binary fields on this item: data');
+			expect(result.error?.description).toBe(
+				'Binary fields on this item: data\nNothing was sent to the Candidate Verification Service for any item. Fix these items and run again, or set Settings → On Error to Continue to send the valid items.',
+			);
 			expect(requests).toHaveLength(0);
 		});
 	});

@@ -91,10 +91,12 @@ describe('Profile → Create', () => {
 	});
 
 	it.each([
+		[{ gender: 'femal' }, 'Invalid "Gender" in item 0: "femal" is not one of Male, Female, Other'],
 		[
-			{ gender: 'female' },
-			'Invalid "Gender" in item 0: "female" is not one of Male, Female, Other',
+			{ gender: '' },
+			'Invalid "Gender" in item 0: it is required and is empty (one of Male, Female, Other)',
 		],
+		[{ mobile: '98765' }, 'Invalid "Mobile" in item 0: "98765" is not a mobile number'],
 		[{ name: '' }, 'Invalid "Candidate Name" in item 0: it is required and is empty'],
 		[{ name: 42 }, undefined],
 		[
@@ -125,21 +127,19 @@ describe('Profile → Create', () => {
 		expect(requests).toHaveLength(0);
 	});
 
-	it('names the failing item: only the invalid row fails, the valid one is sent', async () => {
+	it('names the failing item, and sends nothing for the valid one either', async () => {
 		const { scope, requests } = mockService();
 		scope.post(PATH).reply(200, success({ transactionId: 'TXN-4' }));
 
 		const result = await runActionNode({
-			items: [row, { ...row, gender: 'M' }],
+			items: [row, { ...row, gender: 'X' }],
 			parameters: fromRow,
 		});
 
 		expect(result.error?.message).toBe(
-			'Invalid "Gender" in item 1: "M" is not one of Male, Female, Other',
+			'Invalid "Gender" in item 1: "X" is not one of Male, Female, Other',
 		);
-		expect(requests.map((request) => (request.body as { gender: string }).gender)).toEqual([
-			'Female',
-		]);
+		expect(requests).toHaveLength(0);
 	});
 
 	it('splits the provider message of a rejected candidate into its problems', async () => {

@@ -209,7 +209,7 @@ describe('Verification → Submit', () => {
 		],
 		[
 			{ ...submit('pan', { data: '{"a":1}' }), transactionId: '={{ $json.nothing }}' },
-			'Invalid "Transaction ID" in item 0: expected text, got nothing',
+			'Invalid "Transaction ID" in item 0: it is required and is empty',
 		],
 	])('rejects bad input without a request (%#)', async (parameters, message) => {
 		const { result, requests } = await submitOne(parameters);

@@ -4,6 +4,20 @@ export const VERIFICATION_API = '/verification/api/1.0';
 /** From the provider's public documentation: uploads live under a different prefix. */
 export const UTILITY_API = '/utility/api/1.0';
 
+export const FORMS_PATH = `${VERIFICATION_API}/ekyc-forms`;
+export const CANDIDATE_PATH = `${FORMS_PATH}/:formId/diy-candidate`;
+export const SUBMISSION_PATH = `${VERIFICATION_API}/bgv/diy`;
+export const WEBHOOK_CONFIG_PATH = `${VERIFICATION_API}/webhook-config`;
+export const PURPOSES_PATH = `${VERIFICATION_API}/purposes`;
+export const DOWNLOAD_FILE_PATH = `${VERIFICATION_API}/download-manager/download-file`;
+export const SIGNED_URL_PATH = `${VERIFICATION_API}/download-manager/url`;
+export const UPLOAD_PATH = `${UTILITY_API}/files`;
+export const TRANSACTION_STATUS_PATH = `${VERIFICATION_API}/transactions/info`;
+export const CHECK_STATUS_PATH = `${VERIFICATION_API}/transactions/:verificationName/info`;
+
+/** Default per-request timeout (n8n's is 5 minutes); Request Options → Timeout overrides it. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 export const SIGNED_URL_LIFETIME_MINUTES = 180;
 
 /** The check names a form accepts (exact values from the contract). */
@@ -69,6 +83,13 @@ export const EMPLOYMENT_DOCUMENT_TYPES = [
 ] as const;
 
 export const GENDERS = ['Male', 'Female', 'Other'] as const;
+
+/** Short forms accepted for Gender (any case); full names are matched in any case too. */
+export const GENDER_ALIASES: Readonly<Record<string, (typeof GENDERS)[number]>> = {
+	m: 'Male',
+	f: 'Female',
+	o: 'Other',
+};
 
 /** From the provider's public documentation (file upload categories). */
 export const FILE_CATEGORIES = [

@@ -1,5 +1,5 @@
 import type { IDataObject, IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 const MAX_BODY_EXCERPT = 300;
 
@@ -106,5 +106,84 @@ export function assertSuccessfulResponse(
 		message: `${operationLabel} failed: the Candidate Verification Service answered HTTP ${statusCode} without a response envelope (no numeric "code")`,
 		description: `Body: ${excerpt(JSON.stringify(body))}`,
 		httpCode: String(statusCode),
+	});
+}
+
+const NETWORK_FAILURES: Record<string, { problem: string; action: string }> = {
+	timeout: {
+		problem: 'did not answer within {timeout}',
+		action:
+			'The service may be slow or unreachable. Try again later, raise Request Options → Timeout, or set Settings → Retry On Fail.',
+	},
+	ECONNRESET: {
+		problem: 'closed the connection before answering',
+		action:
+			'The service or a proxy in between dropped the connection. Try again later or set Settings → Retry On Fail.',
+	},
+	ECONNREFUSED: {
+		problem: 'refused the connection',
+		action: 'Check the base URL of the credential and that the service is up.',
+	},
+	ENOTFOUND: {
+		problem: 'could not be found (unknown host)',
+		action: 'Check the base URL of the credential.',
+	},
+	unreachable: {
+		problem: 'could not be reached',
+		action: 'Check the base URL of the credential and the network between n8n and the service.',
+	},
+};
+
+const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
+const UNREACHABLE_CODES = ['EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED'];
+
+function networkCode(error: unknown): string | undefined {
+	for (let cause = error as IDataObject | undefined, depth = 0; cause && depth < 4; depth++) {
+		if (typeof cause.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(cause.code)) {
+			return cause.code;
+		}
+		cause = cause.cause as IDataObject | undefined;
+	}
+	return undefined;
+}
+
+function formatTimeout(milliseconds: unknown): string {
+	const value = Number(milliseconds);
+	if (!Number.isFinite(value) || value <= 0) return 'the timeout';
+	return value % 1000 === 0 ? `${value / 1000} s` : `${value} ms`;
+}
+
+/**
+ * A request that got no answer (timeout, reset, refused, unknown host) becomes an error naming the
+ * operation, the service and what to do. Errors with an answer (already explained) pass through.
+ */
+export function networkError(
+	node: INode,
+	operationLabel: string,
+	caught: unknown,
+	request: { timeout?: number },
+): NodeApiError | NodeOperationError {
+	const code = networkCode(caught);
+	const message = String((caught as Error | undefined)?.message ?? '');
+	const isTimeout = TIMEOUT_CODES.includes(code ?? '') || /timeout|timed out/i.test(message);
+	const kind = isTimeout
+		? 'timeout'
+		: code && code in NETWORK_FAILURES
+			? code
+			: code && UNREACHABLE_CODES.includes(code)
+				? 'unreachable'
+				: undefined;
+	if (!kind) {
+		if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
+		return new NodeApiError(node, { message } as JsonObject, { message });
+	}
+	const failure = NETWORK_FAILURES[kind];
+	return new NodeApiError(node, { code: code ?? 'timeout', message } as JsonObject, {
+		message: `${operationLabel} failed: the Candidate Verification Service ${failure.problem.replace(
+			'{timeout}',
+			formatTimeout(request.timeout),
+		)}`,
+		description: `${failure.action} (${code ?? 'timeout'})`,
+		httpCode: 'none',
 	});
 }

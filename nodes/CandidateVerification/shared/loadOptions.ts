@@ -1,13 +1,13 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { VERIFICATION_API } from './constants';
+import { PURPOSES_PATH } from './constants';
 import { serviceRequest } from './transport';
 
 /** Purposes by name for Form → Create (list endpoint from the provider's public documentation). */
 export async function getPurposes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const envelope = await serviceRequest.call(this, 'Get Purposes', {
 		method: 'GET',
-		path: `${VERIFICATION_API}/purposes`,
+		path: PURPOSES_PATH,
 	});
 	const list = (envelope.data?.list ?? []) as IDataObject[];
 	return list

@@ -1,16 +1,29 @@
 import type {
+	DeclarativeRestApiSettings,
 	IDataObject,
+	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
+	INodePropertyRouting,
 	PostReceiveAction,
+	PreSendAction,
 } from 'n8n-workflow';
 
-import { assertSuccessfulResponse } from './errors';
+import { assertSuccessfulResponse, networkError } from './errors';
+import {
+	checkItemsThenPrepare,
+	preparedRequest,
+	runStateOf,
+	type PreparedRequest,
+	type RequestBuilder,
+	type RunState,
+} from './preflight';
 
 type ItemShaper = (
 	this: IExecuteSingleFunctions,
 	data: IDataObject,
+	sent: PreparedRequest,
 	response: IN8nHttpFullResponse,
 ) => IDataObject | IDataObject[] | Promise<IDataObject | IDataObject[]>;
 
@@ -25,7 +38,7 @@ export function handleResponse(operationLabel: string, shape: ItemShaper): PostR
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
 		const envelope = assertSuccessfulResponse(this.getNode(), operationLabel, response);
-		const shaped = await shape.call(this, envelope.data ?? {}, response);
+		const shaped = await shape.call(this, envelope.data ?? {}, preparedRequest(this), response);
 		const pairedItem = { item: this.getItemIndex() };
 		return (Array.isArray(shaped) ? shaped : [shaped]).map((json) => ({ json, pairedItem }));
 	};
@@ -33,3 +46,85 @@ export function handleResponse(operationLabel: string, shape: ItemShaper): PostR
 
 /** Output the envelope's data object as it is. */
 export const envelopeData: ItemShaper = (data) => data;
+
+function acceptedList(run: RunState): string {
+	const accepted = [...run.accepted].sort((a, b) => a.itemIndex - b.itemIndex);
+	return accepted.map(({ itemIndex, id }) => `item ${itemIndex}: ${id}`).join(', ');
+}
+
+function describeAccepted(run: RunState, failures = run.failures): void {
+	if (run.accepted.length === 0) return;
+	const note = `Already accepted by the service (not lost, do not send them again): ${acceptedList(run)}`;
+	for (const failure of failures) {
+		failure.error.description = [failure.description, note].filter(Boolean).join('\n');
+	}
+}
+
+/**
+ * RoutingNode has no hook around the request itself; the function form of
+ * `operations.pagination` is the one place that wraps it. A single-page "pagination" gives every
+ * operation bounded network errors that name it, and, for operations that create or change
+ * something, the record of what the service accepted so a failure stopping the node names them.
+ */
+function sendOnce(
+	operationLabel: string,
+	acceptedId?: (json: IDataObject) => unknown,
+): (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]> {
+	return async function (this: IExecutePaginationFunctions, requestData) {
+		const run = runStateOf(this);
+		const tracked = acceptedId && run && !this.continueOnFail() ? run : undefined;
+		try {
+			const items = await this.makeRoutingRequest(requestData);
+			const id = tracked && items[0] ? acceptedId!(items[0].json) : undefined;
+			if (tracked && id !== undefined && id !== null) {
+				tracked.accepted.push({ itemIndex: this.getItemIndex(), id: String(id) });
+			}
+			return items;
+		} catch (caught) {
+			const error = networkError(this.getNode(), operationLabel, caught, requestData.options);
+			if (tracked) {
+				const failure = { error, description: String(error.description ?? '') };
+				tracked.failures.push(failure);
+				describeAccepted(tracked, [failure]);
+			}
+			throw error;
+		} finally {
+			// RoutingNode throws the first failure only once every item has settled.
+			if (tracked && ++tracked.settled === tracked.items.length) describeAccepted(tracked);
+		}
+	};
+}
+
+export interface ServiceOperation {
+	/** How errors name the operation, e.g. "Create Profile". */
+	label: string;
+	/** Method and URL; `:name` placeholders are filled from the checked item. */
+	request: DeclarativeRestApiSettings.HttpRequestOptions;
+	/** Checks and normalises every item before any request of the run leaves. */
+	build: RequestBuilder;
+	/** Per-item work after the check (reading a file, a first request). */
+	preSend?: PreSendAction[];
+	output: ItemShaper | { postReceive: PostReceiveAction };
+	/** For operations that create or change something: the ID the service returned. */
+	acceptedId?: (json: IDataObject) => unknown;
+}
+
+/** The routing of one operation: its request, the all-items check, the call, its output. */
+export function serviceRouting(operation: ServiceOperation): INodePropertyRouting {
+	const postReceive =
+		typeof operation.output === 'function'
+			? handleResponse(operation.label, operation.output)
+			: operation.output.postReceive;
+	return {
+		request: operation.request,
+		send: {
+			preSend: [checkItemsThenPrepare(operation.build), ...(operation.preSend ?? [])],
+			paginate: true,
+		},
+		operations: { pagination: sendOnce(operation.label, operation.acceptedId) },
+		output: { postReceive: [postReceive] },
+	};
+}

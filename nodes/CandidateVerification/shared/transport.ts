@@ -9,8 +9,8 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from './constants';
-import { assertSuccessfulResponse, type ServiceEnvelope } from './errors';
+import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from './constants';
+import { assertSuccessfulResponse, networkError, type ServiceEnvelope } from './errors';
 
 type RequestContext = IHookFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions;
 
@@ -25,6 +25,7 @@ export interface ServiceRequest {
 	path: string;
 	body?: IDataObject;
 	qs?: IDataObject;
+	timeout?: number;
 }
 
 /**
@@ -47,11 +48,17 @@ export async function serviceRequest(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		headers: { Accept: 'application/json' },
+		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
 	};
-	const response = (await this.helpers.httpRequestWithAuthentication.call(
-		this,
-		CREDENTIAL_TYPE,
-		options,
-	)) as IN8nHttpFullResponse;
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			options,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		throw networkError(this.getNode(), operationLabel, error, options);
+	}
 	return assertSuccessfulResponse(this.getNode(), operationLabel, response);
 }

@@ -1,85 +1,140 @@
-import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/** One invalid field of one item. */
+export interface Problem {
+	itemIndex: number;
+	field: string;
+	text: string;
+	hint?: string;
+}
+
+export function problemLine({ itemIndex, field, text }: Problem): string {
+	return `Invalid "${field}" in item ${itemIndex}: ${text}`;
+}
+
+/** Marks a value that could not be read (its expression failed); the problem is already noted. */
+const UNREADABLE = Symbol('unreadable');
+
+function valueAtPath(parameters: IDataObject, path: string): unknown {
+	let value: unknown = parameters;
+	for (const key of path.split('.')) {
+		if (typeof value !== 'object' || value === null) return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
 
 /**
- * Bad parameters stop the item before any request is sent, with an error that names the field
- * (by its display name) and the item.
+ * The parameters and input of one item, read for the all-items check before any request leaves.
+ * Every problem is collected (all fields of the item), none is thrown.
+ *
+ * Other items' parameters are resolved with `evaluateExpression(expression, itemIndex)`: it is
+ * part of IExecuteSingleFunctions' public interface (getNodeParameter is bound to the context's
+ * own item) and uses the same engine, input data and additional keys as getNodeParameter.
  */
-export function invalidParameter(
-	context: IExecuteSingleFunctions,
-	fieldDisplayName: string,
-	problem: string,
-	hint?: string,
-): NodeOperationError {
-	const itemIndex = context.getItemIndex();
-	return new NodeOperationError(
-		context.getNode(),
-		`Invalid "${fieldDisplayName}" in item ${itemIndex}: ${problem}`,
-		{ itemIndex, description: hint },
-	);
-}
+export class ItemInput {
+	readonly problems: Problem[] = [];
 
-/** A trimmed non-empty string, or an error naming the field. */
-export function requireText(
-	context: IExecuteSingleFunctions,
-	parameterName: string,
-	fieldDisplayName: string,
-	value: unknown = context.getNodeParameter(parameterName, ''),
-): string {
-	if (typeof value === 'number') value = String(value);
-	if (typeof value !== 'string') {
-		throw invalidParameter(context, fieldDisplayName, `expected text, got ${describe(value)}`);
+	private readonly parameters: IDataObject;
+
+	constructor(
+		private readonly context: IExecuteSingleFunctions,
+		readonly itemIndex: number,
+		readonly item: INodeExecutionData,
+		readonly timezone: string,
+	) {
+		this.parameters = context.getNode().parameters as IDataObject;
 	}
-	const text = value.trim();
-	if (text === '') {
-		throw invalidParameter(context, fieldDisplayName, 'it is required and is empty');
+
+	problem(field: string, text: string, hint?: string): undefined {
+		this.problems.push({ itemIndex: this.itemIndex, field, text, hint });
+		return undefined;
 	}
-	return text;
-}
 
-/** The value is optional; when given it must be text. Returns undefined for empty. */
-export function optionalText(
-	context: IExecuteSingleFunctions,
-	fieldDisplayName: string,
-	value: unknown,
-): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	return requireText(context, '', fieldDisplayName, value);
-}
+	/** The parameter's value for this item, expressions resolved. */
+	param(path: string, field: string, fallback?: unknown): unknown {
+		const raw = valueAtPath(this.parameters, path);
+		const value = this.resolve(raw === undefined ? fallback : raw, field);
+		return value === UNREADABLE ? undefined : value;
+	}
 
-export function requireOneOf<T extends string>(
-	context: IExecuteSingleFunctions,
-	fieldDisplayName: string,
-	value: unknown,
-	allowed: readonly T[],
-): T {
-	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
-		return value as T;
-	throw invalidParameter(
-		context,
-		fieldDisplayName,
-		`${describe(value)} is not one of ${allowed.join(', ')}`,
-	);
-}
+	private resolve(raw: unknown, field: string): unknown {
+		if (typeof raw === 'string') {
+			if (raw.charAt(0) !== '=') return raw;
+			try {
+				return this.context.evaluateExpression(raw.slice(1), this.itemIndex);
+			} catch (error) {
+				this.problem(field, `its expression failed: ${(error as Error).message}`);
+				return UNREADABLE;
+			}
+		}
+		if (Array.isArray(raw)) return raw.map((entry) => this.resolve(entry, field));
+		if (
+			typeof raw === 'object' &&
+			raw !== null &&
+			Object.getPrototypeOf(raw) === Object.prototype
+		) {
+			const resolved: IDataObject = {};
+			for (const [key, entry] of Object.entries(raw as IDataObject)) {
+				resolved[key] = this.resolve(entry, field) as IDataObject[string];
+			}
+			return resolved;
+		}
+		return raw;
+	}
 
-export function requireBoolean(
-	context: IExecuteSingleFunctions,
-	fieldDisplayName: string,
-	value: unknown,
-): boolean {
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidParameter(
-		context,
-		fieldDisplayName,
-		`expected true or false, got ${describe(value)}`,
-	);
+	/** A trimmed non-empty text (numbers are read as text). */
+	text(field: string, value: unknown): string | undefined {
+		if (value === undefined || value === null || value === '') {
+			return this.problem(field, 'it is required and is empty');
+		}
+		const text = this.optionalText(field, value);
+		return text === undefined ? this.problem(field, 'it is required and is empty') : text;
+	}
+
+	/** Empty is fine (undefined); when given it must be text. */
+	optionalText(field: string, value: unknown): string | undefined {
+		if (value === undefined || value === null || value === '') return undefined;
+		if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+		if (typeof value !== 'string') {
+			return this.problem(field, `expected text, got ${describe(value)}`);
+		}
+		return value.trim() || undefined;
+	}
+
+	/** One of `allowed`, matched exactly or, with `aliases`, by any case and by alias. */
+	oneOf<T extends string>(
+		field: string,
+		value: unknown,
+		allowed: readonly T[],
+		aliases?: Readonly<Record<string, T>>,
+	): T | undefined {
+		if (typeof value === 'string') {
+			if ((allowed as readonly string[]).includes(value)) return value as T;
+			if (aliases) {
+				const key = value.trim().toLowerCase();
+				const match = allowed.find((option) => option.toLowerCase() === key) ?? aliases[key];
+				if (match) return match;
+			}
+		}
+		if (value === undefined || value === null || value === '') {
+			return this.problem(field, `it is required and is empty (one of ${allowed.join(', ')})`);
+		}
+		return this.problem(field, `${describe(value)} is not one of ${allowed.join(', ')}`);
+	}
+
+	boolean(field: string, value: unknown): boolean | undefined {
+		if (typeof value === 'boolean') return value;
+		if (value === 'true' || value === 'false') return value === 'true';
+		return this.problem(field, `expected true or false, got ${describe(value)}`);
+	}
 }
 
 export function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (typeof value === 'string') return `"${value}"`;
+	if (value instanceof Date) return `the date ${value.toISOString()}`;
 	if (typeof value === 'object') return Array.isArray(value) ? 'a list' : 'an object';
 	return `${typeof value} ${String(value)}`;
 }

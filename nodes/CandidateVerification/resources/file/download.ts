@@ -1,16 +1,18 @@
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { DOWNLOAD_FILE_PATH } from '../../shared/constants';
 import { assertSuccessfulResponse } from '../../shared/errors';
-import { invalidParameter, requireText } from '../../shared/validation';
-import { DOWNLOAD_FILE_PATH } from './shared';
+import { preparedRequest, type PreparedRequest } from '../../shared/preflight';
+import { serviceRouting } from '../../shared/routing';
+import type { ItemInput } from '../../shared/validation';
+import { readFileUrl } from './shared';
 
 const OPERATION_LABEL = 'Download File';
 /** An error body is small; a body larger than this is not read into memory to explain an error. */
@@ -74,71 +76,144 @@ function mimeTypeOf(header: unknown): string | undefined {
 	return type || undefined;
 }
 
-async function readSmallBody(body: unknown): Promise<string> {
-	if (typeof body === 'string') return body;
-	if (Buffer.isBuffer(body)) return body.toString('utf8');
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of body as AsyncIterable<Buffer | string>) {
-		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-		size += buffer.length;
-		if (size > MAX_ERROR_BODY_BYTES) break;
-		chunks.push(buffer);
-	}
-	return Buffer.concat(chunks).toString('utf8');
+function looksLikeJson(chunk: Buffer): boolean {
+	return chunk.subarray(0, 64).toString('utf8').trimStart().startsWith('{');
 }
 
-async function buildDownloadRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const url = requireText(this, 'url', 'Private File URL');
-	const binaryPropertyName = requireText(this, 'binaryPropertyName', 'Put Output File in Field');
-	if (/\s/.test(binaryPropertyName)) {
-		throw invalidParameter(this, 'Put Output File in Field', 'field names cannot contain spaces');
+/** The part of a Node readable stream (the response body) the download reads. */
+interface BodyStream {
+	read(): Buffer | string | null;
+	unshift(chunk: Buffer): void;
+	on(event: string, listener: (...args: unknown[]) => void): unknown;
+	off(event: string, listener: (...args: unknown[]) => void): unknown;
+	readableEnded?: boolean;
+}
+
+async function readChunk(stream: BodyStream): Promise<Buffer | null> {
+	const ready = stream.read();
+	if (ready !== null) return Buffer.from(ready);
+	if (stream.readableEnded) return null;
+	return await new Promise((resolve, reject) => {
+		const stop = () => {
+			stream.off('readable', onReadable);
+			stream.off('end', onEnd);
+			stream.off('error', onError);
+		};
+		const onReadable = () => {
+			const chunk = stream.read();
+			if (chunk === null) return;
+			stop();
+			resolve(Buffer.from(chunk));
+		};
+		const onEnd = () => {
+			stop();
+			resolve(null);
+		};
+		const onError = (error: unknown) => {
+			stop();
+			reject(error as Error);
+		};
+		stream.on('readable', onReadable);
+		stream.on('end', onEnd);
+		stream.on('error', onError);
+	});
+}
+
+/**
+ * Reads the start of the answer: an error envelope is small JSON, whatever content type it was
+ * labelled with. `head` is what was read (all of a small JSON answer); `file` is the whole body
+ * to store: the bytes read are put back into the stream, which is never held in memory.
+ */
+async function peekBody(
+	body: unknown,
+): Promise<{ head: Buffer; complete: boolean; file: unknown }> {
+	if (typeof body === 'string' || Buffer.isBuffer(body)) {
+		const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body);
+		return { head: buffer, complete: true, file: buffer };
 	}
-	requestOptions.body = { url, getDownloadToken: false };
-	return requestOptions;
+	const stream = body as BodyStream;
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for (let chunk = await readChunk(stream); ; chunk = await readChunk(stream)) {
+		if (chunk === null) {
+			const head = Buffer.concat(chunks);
+			return { head, complete: true, file: head };
+		}
+		chunks.push(chunk);
+		size += chunk.length;
+		if (!looksLikeJson(chunks[0]) || size > MAX_ERROR_BODY_BYTES) break;
+	}
+	const head = Buffer.concat(chunks);
+	stream.unshift(head);
+	return { head, complete: false, file: stream };
+}
+
+function buildDownloadRequest(input: ItemInput): PreparedRequest {
+	const url = readFileUrl(input);
+	const binaryPropertyName = input.text(
+		'Put Output File in Field',
+		input.param('binaryPropertyName', 'Put Output File in Field'),
+	);
+	if (binaryPropertyName && /\s/.test(binaryPropertyName)) {
+		input.problem('Put Output File in Field', 'field names cannot contain spaces');
+	}
+	const options = (input.param('downloadOptions', 'Options', {}) ?? {}) as IDataObject;
+	const fileName = typeof options.fileName === 'string' ? options.fileName.trim() : '';
+	return {
+		body: { url, getDownloadToken: false },
+		echo: { url, binaryPropertyName, fileName },
+	};
 }
 
 /**
  * The service answers a download with the file as a stream. The stream goes straight into n8n's
- * binary data store; only an error answer (JSON envelope or HTTP error) is read, capped.
+ * binary data store; an error answer (a JSON envelope under any content type, or an HTTP error)
+ * is read, capped, and never stored as a file.
  */
 async function storeDownloadedFile(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const url = String(this.getNodeParameter('url')).trim();
+	const { url, binaryPropertyName, fileName: fileNameOption } = preparedRequest(this).echo ?? {};
 	const headers = response.headers as IDataObject;
 	const mimeType = mimeTypeOf(headers['content-type']);
+	const { head, complete, file } = await peekBody(response.body);
 
-	if (response.statusCode >= 400 || mimeType === 'application/json') {
-		const text = await readSmallBody(response.body);
-		assertSuccessfulResponse(this.getNode(), OPERATION_LABEL, {
-			statusCode: response.statusCode,
-			body: text,
-		});
-		throw new NodeApiError(
-			this.getNode(),
-			{ statusCode: response.statusCode },
-			{
-				message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered with JSON instead of a file`,
-				description: 'Check that the URL is the private URL of a file held by the service.',
-			},
-		);
+	if (response.statusCode >= 400 || mimeType === 'application/json' || complete) {
+		let envelope: unknown;
+		try {
+			envelope = complete && looksLikeJson(head) ? JSON.parse(head.toString('utf8')) : undefined;
+		} catch {
+			envelope = undefined;
+		}
+		const isEnvelope =
+			typeof envelope === 'object' &&
+			envelope !== null &&
+			typeof (envelope as IDataObject).code === 'number';
+		if (response.statusCode >= 400 || isEnvelope || mimeType === 'application/json') {
+			assertSuccessfulResponse(this.getNode(), OPERATION_LABEL, {
+				statusCode: response.statusCode,
+				body: head.toString('utf8'),
+			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ statusCode: response.statusCode },
+				{
+					message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered with JSON instead of a file`,
+					description: 'Check that the URL is the private URL of a file held by the service.',
+				},
+			);
+		}
 	}
 
-	const options = this.getNodeParameter('downloadOptions', {}) as IDataObject;
 	const fileName =
-		(typeof options.fileName === 'string' && options.fileName.trim()) ||
+		(typeof fileNameOption === 'string' && fileNameOption) ||
 		fileNameFromContentDisposition(headers['content-disposition']) ||
-		fileNameFromUrl(url) ||
+		fileNameFromUrl(String(url)) ||
 		'file';
-	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName')).trim();
 	const binary = await this.helpers.prepareBinaryData(
-		response.body as Buffer,
+		file as Buffer,
 		fileName,
 		mimeType ?? undefined,
 	);
@@ -152,20 +227,21 @@ async function storeDownloadedFile(
 				bytes: binary.bytes ?? null,
 				binaryPropertyName,
 			},
-			binary: { [binaryPropertyName]: binary },
+			binary: { [String(binaryPropertyName)]: binary },
 			pairedItem: { item: this.getItemIndex() },
 		},
 	];
 }
 
-export const fileDownloadRouting = {
+export const fileDownloadRouting = serviceRouting({
+	label: OPERATION_LABEL,
 	request: {
-		method: 'POST' as const,
+		method: 'POST',
 		url: DOWNLOAD_FILE_PATH,
-		encoding: 'stream' as const,
+		encoding: 'stream',
 		json: false,
 		headers: { Accept: '*/*', 'Content-Type': 'application/json' },
 	},
-	send: { preSend: [buildDownloadRequest] },
-	output: { postReceive: [storeDownloadedFile] },
-};
+	build: buildDownloadRequest,
+	output: { postReceive: storeDownloadedFile },
+});

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const DOWNLOAD_FILE_PATH = '/verification/api/1.0/download-manager/download-file';
+import type { ItemInput } from '../../shared/validation';
 
 export function privateFileUrlField(operations: string[]): INodeProperties {
 	return {
@@ -14,4 +14,8 @@ export function privateFileUrlField(operations: string[]): INodeProperties {
 			'URL of a private file held by the service, e.g. an uploaded document or a report URL from Transaction → Get Status',
 		displayOptions: { show: { resource: ['file'], operation: operations } },
 	};
+}
+
+export function readFileUrl(input: ItemInput): string | undefined {
+	return input.text('Private File URL', input.param('url', 'Private File URL'));
 }

@@ -1,21 +1,19 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { SIGNED_URL_LIFETIME_MINUTES, VERIFICATION_API } from '../../shared/constants';
-import { handleResponse } from '../../shared/routing';
+import {
+	DOWNLOAD_FILE_PATH,
+	SIGNED_URL_LIFETIME_MINUTES,
+	SIGNED_URL_PATH,
+} from '../../shared/constants';
+import { preparedRequest, type PreparedRequest } from '../../shared/preflight';
+import { serviceRouting } from '../../shared/routing';
 import { serviceRequest } from '../../shared/transport';
-import { requireText } from '../../shared/validation';
-import { DOWNLOAD_FILE_PATH } from './shared';
+import type { ItemInput } from '../../shared/validation';
+import { readFileUrl } from './shared';
 
-function readUrl(context: IExecuteSingleFunctions): string {
-	return requireText(context, 'url', 'Private File URL');
-}
-
-async function buildTokenRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	requestOptions.body = { url: readUrl(this), getDownloadToken: true };
-	return requestOptions;
+function buildTokenRequest(input: ItemInput): PreparedRequest {
+	const url = readFileUrl(input);
+	return { body: { url, getDownloadToken: true }, echo: { url } };
 }
 
 /** Step one of Get Signed URL, done before the routed request (step two) goes out. */
@@ -26,39 +24,35 @@ async function fetchDownloadToken(
 	const envelope = await serviceRequest.call(this, 'Get Signed URL (download token step)', {
 		method: 'POST',
 		path: DOWNLOAD_FILE_PATH,
-		body: { url: readUrl(this), getDownloadToken: true },
+		body: { url: preparedRequest(this).echo?.url, getDownloadToken: true },
+		timeout: requestOptions.timeout,
 	});
 	const token = (envelope.data as IDataObject | undefined)?.downloadToken;
+	// The GET carries only the token; the checked body was for step one.
+	delete requestOptions.body;
 	requestOptions.qs = { ...(requestOptions.qs ?? {}), token: token as string };
 	return requestOptions;
 }
 
-export const fileGetDownloadTokenRouting = {
-	request: { method: 'POST' as const, url: DOWNLOAD_FILE_PATH },
-	send: { preSend: [buildTokenRequest] },
-	output: {
-		postReceive: [
-			handleResponse('Get Download Token', function (data) {
-				return { url: readUrl(this), downloadToken: data.downloadToken };
-			}),
-		],
-	},
-};
+export const fileGetDownloadTokenRouting = serviceRouting({
+	label: 'Get Download Token',
+	request: { method: 'POST', url: DOWNLOAD_FILE_PATH },
+	build: buildTokenRequest,
+	output: (data, sent) => ({ url: sent.echo?.url, downloadToken: data.downloadToken }),
+});
 
-export const fileGetSignedUrlRouting = {
-	request: { method: 'GET' as const, url: `${VERIFICATION_API}/download-manager/url` },
-	send: { preSend: [fetchDownloadToken] },
-	output: {
-		postReceive: [
-			handleResponse('Get Signed URL', function (data) {
-				const expiresAt = new Date(Date.now() + SIGNED_URL_LIFETIME_MINUTES * 60_000);
-				return {
-					url: readUrl(this),
-					signedUrl: data.signedUrl,
-					expiresAt: expiresAt.toISOString(),
-					expiresInMinutes: SIGNED_URL_LIFETIME_MINUTES,
-				};
-			}),
-		],
+export const fileGetSignedUrlRouting = serviceRouting({
+	label: 'Get Signed URL',
+	request: { method: 'GET', url: SIGNED_URL_PATH },
+	build: buildTokenRequest,
+	preSend: [fetchDownloadToken],
+	output: (data, sent) => {
+		const expiresAt = new Date(Date.now() + SIGNED_URL_LIFETIME_MINUTES * 60_000);
+		return {
+			url: sent.echo?.url,
+			signedUrl: data.signedUrl,
+			expiresAt: expiresAt.toISOString(),
+			expiresInMinutes: SIGNED_URL_LIFETIME_MINUTES,
+		};
 	},
-};
+});

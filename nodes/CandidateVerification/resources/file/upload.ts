@@ -1,8 +1,9 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { FILE_CATEGORIES, UTILITY_API } from '../../shared/constants';
-import { handleResponse } from '../../shared/routing';
-import { invalidParameter, requireOneOf, requireText } from '../../shared/validation';
+import { FILE_CATEGORIES, UPLOAD_PATH } from '../../shared/constants';
+import { preparedRequest, type PreparedRequest } from '../../shared/preflight';
+import { serviceRouting } from '../../shared/routing';
+import type { ItemInput } from '../../shared/validation';
 
 const showOnlyForUpload = { resource: ['file'], operation: ['upload'] };
 
@@ -28,27 +29,20 @@ export const fileUploadDescription: INodeProperties[] = [
 	},
 ];
 
-/**
- * Multipart body with the file in the `file` field. n8n gives nodes no way to build a multipart
- * stream without a runtime dependency, so the file is read once into a Blob for the request.
- */
-async function buildUploadRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const propertyName = requireText(this, 'binaryPropertyName', 'Input Binary Field');
-	const fileCategory = requireOneOf(
-		this,
+function checkUpload(input: ItemInput): PreparedRequest {
+	const propertyName = input.text(
+		'Input Binary Field',
+		input.param('binaryPropertyName', 'Input Binary Field'),
+	);
+	const fileCategory = input.oneOf(
 		'File Category',
-		this.getNodeParameter('fileCategory', ''),
+		input.param('fileCategory', 'File Category'),
 		FILE_CATEGORIES,
 	);
-	const item = this.getInputData();
-	const binary = item.binary?.[propertyName];
-	if (!binary) {
-		const available = Object.keys(item.binary ?? {});
-		throw invalidParameter(
-			this,
+	const binary = propertyName ? input.item.binary?.[propertyName] : undefined;
+	if (propertyName && !binary) {
+		const available = Object.keys(input.item.binary ?? {});
+		input.problem(
 			'Input Binary Field',
 			`the input item has no binary field "${propertyName}"`,
 			available.length
@@ -56,6 +50,22 @@ async function buildUploadRequest(
 				: 'This item has no binary data.',
 		);
 	}
+	return {
+		qs: { fileCategory },
+		echo: { propertyName, fileCategory, fileName: binary?.fileName ?? null },
+	};
+}
+
+/**
+ * Multipart body with the file in the `file` field. n8n gives nodes no way to build a multipart
+ * stream without a runtime dependency, so the file is read once into a Blob for the request.
+ */
+async function attachFile(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const propertyName = String(preparedRequest(this).echo?.propertyName);
+	const binary = this.getInputData().binary![propertyName];
 	const content = await this.helpers.getBinaryDataBuffer(propertyName);
 	const form = new FormData();
 	form.append(
@@ -64,24 +74,18 @@ async function buildUploadRequest(
 		binary.fileName ?? `document.${binary.fileExtension ?? 'bin'}`,
 	);
 	requestOptions.body = form;
-	requestOptions.qs = { ...(requestOptions.qs ?? {}), fileCategory };
 	return requestOptions;
 }
 
-export const fileUploadRouting = {
-	request: { method: 'POST' as const, url: `${UTILITY_API}/files` },
-	send: { preSend: [buildUploadRequest] },
-	output: {
-		postReceive: [
-			handleResponse('Upload File', function (data) {
-				const binary =
-					this.getInputData().binary?.[String(this.getNodeParameter('binaryPropertyName')).trim()];
-				return {
-					fileUrl: data.fileUrl,
-					fileCategory: this.getNodeParameter('fileCategory') as string,
-					fileName: binary?.fileName ?? null,
-				};
-			}),
-		],
-	},
-};
+export const fileUploadRouting = serviceRouting({
+	label: 'Upload File',
+	request: { method: 'POST', url: UPLOAD_PATH },
+	build: checkUpload,
+	preSend: [attachFile],
+	output: (data, sent) => ({
+		fileUrl: data.fileUrl,
+		fileCategory: sent.echo?.fileCategory,
+		fileName: sent.echo?.fileName,
+	}),
+	acceptedId: (json) => json.fileUrl,
+});

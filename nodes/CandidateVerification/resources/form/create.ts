@@ -1,20 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { FORM_VERIFICATION_NAMES, VERIFICATION_API } from '../../shared/constants';
+import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../shared/constants';
 import { toUnixSeconds } from '../../shared/dates';
-import { envelopeData, handleResponse } from '../../shared/routing';
-import {
-	describe,
-	invalidParameter,
-	requireBoolean,
-	requireOneOf,
-	requireText,
-} from '../../shared/validation';
+import type { PreparedRequest } from '../../shared/preflight';
+import { envelopeData, serviceRouting } from '../../shared/routing';
+import { describe, type ItemInput } from '../../shared/validation';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };
 
@@ -117,62 +107,51 @@ interface CheckParameter {
 	skipAllowed?: unknown;
 }
 
-async function buildFormBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const checks = (this.getNodeParameter('verifications.checks', []) as CheckParameter[]) ?? [];
+const CHECK_NAMES = FORM_VERIFICATION_NAMES.map(({ value }) => value);
+
+function buildForm(input: ItemInput): PreparedRequest {
+	const checks = input.param('verifications.checks', 'Verifications', []) as CheckParameter[];
 	if (!Array.isArray(checks) || checks.length === 0) {
-		throw invalidParameter(this, 'Verifications', 'add at least one check');
+		input.problem('Verifications', 'add at least one check');
 	}
-	const allowedNames = FORM_VERIFICATION_NAMES.map(({ value }) => value);
-	const verifications = checks.map((check, index) => ({
-		name: requireOneOf(
-			this,
-			`Verifications → Check ${index + 1} → Check Name`,
-			check.name,
-			allowedNames,
-		),
-		skipAllowed: requireBoolean(
-			this,
+	const verifications = (Array.isArray(checks) ? checks : []).map((check, index) => ({
+		name: input.oneOf(`Verifications → Check ${index + 1} → Check Name`, check.name, CHECK_NAMES),
+		skipAllowed: input.boolean(
 			`Verifications → Check ${index + 1} → Skip Allowed`,
 			check.skipAllowed ?? false,
 		),
 	}));
-
 	const body: IDataObject = {
-		name: requireText(this, 'name', 'Form Name'),
-		purpose: requireText(this, 'purpose', 'Purpose Name or ID'),
+		name: input.text('Form Name', input.param('name', 'Form Name')),
+		purpose: input.text('Purpose Name or ID', input.param('purpose', 'Purpose Name or ID')),
 		verifications,
-		userPaymentRequired: requireBoolean(
-			this,
+		userPaymentRequired: input.boolean(
 			'User Payment Required',
-			this.getNodeParameter('userPaymentRequired', false),
+			input.param('userPaymentRequired', 'User Payment Required', false),
 		),
 		type: 'diy',
 		sharing: {
-			visibility: requireOneOf(this, 'Visibility', this.getNodeParameter('visibility', ''), [
+			visibility: input.oneOf('Visibility', input.param('visibility', 'Visibility'), [
 				'public',
 				'private',
 			]),
 		},
 	};
-
-	const { expiry } = this.getNodeParameter('additionalFields', {}) as IDataObject;
+	const { expiry } = (input.param('additionalFields', 'Additional Fields', {}) ??
+		{}) as IDataObject;
 	if (expiry !== undefined && expiry !== '') {
-		const seconds = toUnixSeconds(expiry, this.getTimezone());
-		if (seconds === undefined) {
-			throw invalidParameter(this, 'Expiry', `${describe(expiry)} is not a date and time`);
-		}
-		body.expiry = seconds;
+		const seconds = toUnixSeconds(expiry, input.timezone);
+		if (seconds === undefined)
+			input.problem('Expiry', `${describe(expiry)} is not a date and time`);
+		else body.expiry = seconds;
 	}
-
-	requestOptions.body = body;
-	return requestOptions;
+	return { body };
 }
 
-export const formCreateRouting = {
-	request: { method: 'POST' as const, url: `${VERIFICATION_API}/ekyc-forms` },
-	send: { preSend: [buildFormBody] },
-	output: { postReceive: [handleResponse('Create Form', envelopeData)] },
-};
+export const formCreateRouting = serviceRouting({
+	label: 'Create Form',
+	request: { method: 'POST', url: FORMS_PATH },
+	build: buildForm,
+	output: envelopeData,
+	acceptedId: (json) => json._id,
+});

@@ -1,21 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { GENDERS, VERIFICATION_API } from '../../shared/constants';
+import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../shared/dates';
-import { handleResponse } from '../../shared/routing';
-import {
-	describe,
-	invalidParameter,
-	isEmail,
-	optionalText,
-	requireOneOf,
-	requireText,
-} from '../../shared/validation';
+import type { PreparedRequest } from '../../shared/preflight';
+import { serviceRouting } from '../../shared/routing';
+import { describe, isEmail, type ItemInput } from '../../shared/validation';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -45,8 +34,10 @@ export const profileCreateDescription: INodeProperties[] = [
 		name: 'gender',
 		type: 'options',
 		required: true,
-		default: 'Female',
+		// No default: a forgotten mapping must fail, not send every candidate with one gender.
+		default: '',
 		options: GENDERS.map((gender) => ({ name: gender, value: gender })),
+		description: 'From an expression: any case, and M / F / O, are accepted (female → Female)',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
 	{
@@ -64,7 +55,7 @@ export const profileCreateDescription: INodeProperties[] = [
 				default: '',
 				placeholder: '17-05-1994',
 				description:
-					'DD-MM-YYYY, an ISO date (1994-05-17) or a date from an expression. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
+					'DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
 			},
 			{
 				displayName: 'Email',
@@ -85,7 +76,8 @@ export const profileCreateDescription: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '+919876543210',
-				description: 'Mobile number including the country code',
+				description:
+					'Mobile number including the country code; spaces, dashes and brackets are removed',
 			},
 			{
 				displayName: 'Profession',
@@ -97,79 +89,74 @@ export const profileCreateDescription: INodeProperties[] = [
 	},
 ];
 
-function buildVerificationFields(
-	context: IExecuteSingleFunctions,
-	dob: unknown,
-	fatherName: string | undefined,
-): IDataObject | undefined {
-	if ((dob === undefined || dob === '') && fatherName === undefined) return undefined;
-	if (dob === undefined || dob === '') {
-		throw invalidParameter(context, 'Date of Birth', 'it is required when Father’s Name is given');
-	}
-	const date = toCalendarDate(dob);
+const MOBILE = /^\+?\d{6,15}$/;
+
+function readMobile(input: ItemInput, value: unknown): string | undefined {
+	const text = input.optionalText('Mobile', value);
+	if (text === undefined) return undefined;
+	const mobile = text.replace(/[\s().-]/g, '');
+	if (MOBILE.test(mobile)) return mobile;
+	return input.problem(
+		'Mobile',
+		`"${text}" is not a mobile number`,
+		'Give 6 to 15 digits, with the country code, e.g. +919876543210.',
+	);
+}
+
+function readDateOfBirth(input: ItemInput, dob: unknown): string | undefined {
+	const date = toCalendarDate(dob, input.timezone);
 	if (!date) {
-		throw invalidParameter(
-			context,
+		return input.problem(
 			'Date of Birth',
 			`${describe(dob)} is not a date`,
-			'Use DD-MM-YYYY (17-05-1994), an ISO date (1994-05-17) or a date expression.',
+			'Use DD-MM-YYYY (17-05-1994), 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date expression.',
 		);
 	}
-	if (isAfterToday(date, context.getTimezone())) {
-		throw invalidParameter(
-			context,
-			'Date of Birth',
-			`${formatDayMonthYear(date)} is in the future`,
-		);
+	if (isAfterToday(date, input.timezone)) {
+		return input.problem('Date of Birth', `${formatDayMonthYear(date)} is in the future`);
 	}
-	return { dob: formatDayMonthYear(date), ...(fatherName ? { fatherName } : {}) };
+	return formatDayMonthYear(date);
 }
 
-async function buildCandidateBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const formId = requireText(this, 'formId', 'Form ID');
-	const extra = this.getNodeParameter('additionalFields', {}) as IDataObject;
-	const body: IDataObject = {
-		name: requireText(this, 'name', 'Candidate Name'),
-		gender: requireOneOf(this, 'Gender', this.getNodeParameter('gender', ''), GENDERS),
-	};
-	const mobile = optionalText(this, 'Mobile', extra.mobile);
+function buildVerificationFields(input: ItemInput, extra: IDataObject): IDataObject | undefined {
+	const fatherName = input.optionalText('Father’s Name', extra.fatherName);
+	const hasDob = extra.dob !== undefined && extra.dob !== null && extra.dob !== '';
+	if (!hasDob && fatherName === undefined) return undefined;
+	if (!hasDob) {
+		return input.problem('Date of Birth', 'it is required when Father’s Name is given');
+	}
+	const dob = readDateOfBirth(input, extra.dob);
+	return dob === undefined ? undefined : { dob, ...(fatherName ? { fatherName } : {}) };
+}
+
+function buildCandidate(input: ItemInput): PreparedRequest {
+	const formId = input.text('Form ID', input.param('formId', 'Form ID'));
+	const name = input.text('Candidate Name', input.param('name', 'Candidate Name'));
+	const gender = input.oneOf('Gender', input.param('gender', 'Gender'), GENDERS, GENDER_ALIASES);
+	const extra = (input.param('additionalFields', 'Additional Fields', {}) ?? {}) as IDataObject;
+	const body: IDataObject = { name, gender };
+	const mobile = readMobile(input, extra.mobile);
 	if (mobile) body.mobile = mobile;
-	const profession = optionalText(this, 'Profession', extra.profession);
+	const profession = input.optionalText('Profession', extra.profession);
 	if (profession) body.profession = profession;
-	const email = optionalText(this, 'Email', extra.email);
-	if (email) {
-		if (!isEmail(email))
-			throw invalidParameter(this, 'Email', `"${email}" is not an email address`);
-		body.email = email;
+	const email = input.optionalText('Email', extra.email);
+	if (email !== undefined) {
+		if (isEmail(email)) body.email = email;
+		else input.problem('Email', `"${email}" is not an email address`);
 	}
-	const verificationFields = buildVerificationFields(
-		this,
-		extra.dob,
-		optionalText(this, 'Father’s Name', extra.fatherName),
-	);
+	const verificationFields = buildVerificationFields(input, extra);
 	if (verificationFields) body.verificationFields = verificationFields;
-
-	requestOptions.url = `${VERIFICATION_API}/ekyc-forms/${encodeURIComponent(formId)}/diy-candidate`;
-	requestOptions.body = body;
-	return requestOptions;
+	return { body, pathParameters: { formId: formId ?? '' }, echo: { formId, name } };
 }
 
-export const profileCreateRouting = {
-	// The URL carries the form ID and is set once the ID is validated.
-	request: { method: 'POST' as const },
-	send: { preSend: [buildCandidateBody] },
-	output: {
-		postReceive: [
-			handleResponse('Create Profile', function (data) {
-				return {
-					transactionId: data.transactionId,
-					formId: String(this.getNodeParameter('formId')).trim(),
-					name: String(this.getNodeParameter('name')).trim(),
-				};
-			}),
-		],
-	},
-};
+export const profileCreateRouting = serviceRouting({
+	label: 'Create Profile',
+	request: { method: 'POST', url: CANDIDATE_PATH },
+	build: buildCandidate,
+	output: (data, sent) => ({
+		transactionId: data.transactionId,
+		formId: sent.echo?.formId,
+		name: sent.echo?.name,
+	}),
+	acceptedId: (json) => json.transactionId,
+});

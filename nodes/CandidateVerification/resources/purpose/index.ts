@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { VERIFICATION_API } from '../../shared/constants';
+import { PURPOSES_PATH } from '../../shared/constants';
 import { operationSelector } from '../../shared/descriptions';
-import { handleResponse } from '../../shared/routing';
+import { serviceRouting } from '../../shared/routing';
 
 /** Listing purposes comes from the provider's public documentation, not the contract. */
 export const purposeDescription: INodeProperties[] = [
@@ -12,16 +12,12 @@ export const purposeDescription: INodeProperties[] = [
 			value: 'getAll',
 			action: 'Get many purposes',
 			description: 'List the purposes a form can have (one item per purpose)',
-			routing: {
-				request: { method: 'GET', url: `${VERIFICATION_API}/purposes` },
-				output: {
-					postReceive: [
-						handleResponse('Get Purposes', (data) =>
-							Array.isArray(data.list) ? (data.list as IDataObject[]) : [],
-						),
-					],
-				},
-			},
+			routing: serviceRouting({
+				label: 'Get Purposes',
+				request: { method: 'GET', url: PURPOSES_PATH },
+				build: () => ({}),
+				output: (data) => (Array.isArray(data.list) ? (data.list as IDataObject[]) : []),
+			}),
 		},
 	]),
 ];

@@ -1,49 +1,75 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	CHECK_STATUS_PATH,
 	CREDENTIAL_TYPE,
 	SUBMISSION_VERIFICATION_NAMES,
-	VERIFICATION_API,
+	TRANSACTION_STATUS_PATH,
 } from '../../shared/constants';
 import { operationSelector } from '../../shared/descriptions';
-import { envelopeData, handleResponse } from '../../shared/routing';
-import { invalidParameter, optionalText, requireOneOf, requireText } from '../../shared/validation';
+import type { PreparedRequest } from '../../shared/preflight';
+import { envelopeData, serviceRouting } from '../../shared/routing';
+import type { ItemInput } from '../../shared/validation';
+
+const CHECK_NAMES = SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value);
 
 /** Transaction status comes from the provider's public documentation, not the contract. */
 const showFor = (operations: string[]) => ({
 	show: { resource: ['transaction'], operation: operations },
 });
 
-async function buildStatusQuery(
+function buildStatusQuery(input: ItemInput): PreparedRequest {
+	const txnId = input.text('Transaction ID', input.param('transactionId', 'Transaction ID'));
+	const orgId = input.optionalText('Organisation ID', input.param('orgId', 'Organisation ID', ''));
+	const operation = input.param('operation', 'Operation');
+	const check =
+		operation === 'getCheckStatus'
+			? input.oneOf('Check', input.param('verificationName', 'Check'), CHECK_NAMES)
+			: undefined;
+	return {
+		qs: { orgId, txnId },
+		pathParameters: check ? { verificationName: check } : undefined,
+	};
+}
+
+/** The Organisation ID of the node, else the credential's. */
+async function addOrgId(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const txnId = requireText(this, 'transactionId', 'Transaction ID');
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const orgId =
-		optionalText(this, 'Organisation ID', this.getNodeParameter('orgId', '')) ??
-		optionalText(this, 'Organisation ID (credential)', credentials.orgId);
-	if (!orgId) {
-		throw invalidParameter(
-			this,
-			'Organisation ID',
-			'it is empty here and in the credential',
-			'Set the Organisation ID in the credential or in this node.',
-		);
+	const qs = (requestOptions.qs ?? {}) as IDataObject;
+	if (!qs.orgId) {
+		const { orgId } = await this.getCredentials(CREDENTIAL_TYPE);
+		if (typeof orgId !== 'string' || orgId.trim() === '') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Invalid "Organisation ID" in item ${this.getItemIndex()}: it is empty here and in the credential`,
+				{
+					itemIndex: this.getItemIndex(),
+					description: 'Set the Organisation ID in the credential or in this node.',
+				},
+			);
+		}
+		qs.orgId = orgId.trim();
 	}
-	const operation = this.getNodeParameter('operation') as string;
-	if (operation === 'getCheckStatus') {
-		const check = requireOneOf(
-			this,
-			'Check',
-			this.getNodeParameter('verificationName', ''),
-			SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value),
-		);
-		requestOptions.url = `${VERIFICATION_API}/transactions/${encodeURIComponent(check)}/info`;
-	}
-	requestOptions.qs = { ...(requestOptions.qs ?? {}), orgId, txnId };
+	requestOptions.qs = { orgId: qs.orgId, txnId: qs.txnId };
 	return requestOptions;
 }
+
+const statusRouting = (label: string, url: string) =>
+	serviceRouting({
+		label,
+		request: { method: 'GET', url },
+		build: buildStatusQuery,
+		preSend: [addOrgId],
+		output: envelopeData,
+	});
 
 export const transactionDescription: INodeProperties[] = [
 	operationSelector('transaction', [
@@ -53,11 +79,7 @@ export const transactionDescription: INodeProperties[] = [
 			action: 'Get the status of a transaction',
 			description:
 				'Overall state, each check’s state and the report URL of a candidate (from the provider public documentation)',
-			routing: {
-				request: { method: 'GET', url: `${VERIFICATION_API}/transactions/info` },
-				send: { preSend: [buildStatusQuery] },
-				output: { postReceive: [handleResponse('Get Transaction Status', envelopeData)] },
-			},
+			routing: statusRouting('Get Transaction Status', TRANSACTION_STATUS_PATH),
 		},
 		{
 			name: 'Get Check Status',
@@ -65,11 +87,7 @@ export const transactionDescription: INodeProperties[] = [
 			action: 'Get the status of one check',
 			description:
 				'State, request, response, documents and report URL of one check (from the provider public documentation)',
-			routing: {
-				request: { method: 'GET' },
-				send: { preSend: [buildStatusQuery] },
-				output: { postReceive: [handleResponse('Get Check Status', envelopeData)] },
-			},
+			routing: statusRouting('Get Check Status', CHECK_STATUS_PATH),
 		},
 	]),
 	{

@@ -1,112 +1,96 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	EMPLOYMENT_DOCUMENT_TYPES,
 	POLICE_CLEARANCE_CERTIFICATE,
+	SUBMISSION_PATH,
 	SUBMISSION_VERIFICATION_NAMES,
-	VERIFICATION_API,
 } from '../../shared/constants';
 import { formatYearMonthDay, toCalendarDate } from '../../shared/dates';
-import { handleResponse } from '../../shared/routing';
-import { describe, invalidParameter, requireOneOf, requireText } from '../../shared/validation';
+import type { PreparedRequest } from '../../shared/preflight';
+import { serviceRouting } from '../../shared/routing';
+import { describe, type ItemInput } from '../../shared/validation';
 import { ADDRESS_FIELDS } from './fields';
 
-type DataBuilder = (context: IExecuteSingleFunctions) => IDataObject;
+type DataBuilder = (input: ItemInput) => IDataObject;
 
-function readDate(context: IExecuteSingleFunctions, parameterName: string, displayName: string) {
-	const value = context.getNodeParameter(parameterName, '');
-	const date = toCalendarDate(value);
-	if (!date) {
-		throw invalidParameter(
-			context,
-			displayName,
-			`${describe(value)} is not a date`,
-			'Use YYYY-MM-DD or DD-MM-YYYY.',
-		);
-	}
-	return formatYearMonthDay(date);
+function readText(input: ItemInput, parameterName: string, displayName: string) {
+	return input.text(displayName, input.param(parameterName, displayName));
 }
 
-function readAddress(context: IExecuteSingleFunctions, parameterName: string, displayName: string) {
-	const raw = (context.getNodeParameter(`${parameterName}.address`, {}) ?? {}) as IDataObject;
+function readDate(input: ItemInput, parameterName: string, displayName: string) {
+	const value = input.param(parameterName, displayName);
+	const date = toCalendarDate(value, input.timezone);
+	if (date) return formatYearMonthDay(date);
+	return input.problem(
+		displayName,
+		`${describe(value)} is not a date`,
+		'Use YYYY-MM-DD, DD-MM-YYYY, 17 May 1994, a spreadsheet serial number or a date expression.',
+	);
+}
+
+function readAddress(input: ItemInput, parameterName: string, displayName: string) {
+	const raw = (input.param(`${parameterName}.address`, displayName, {}) ?? {}) as IDataObject;
 	const address: IDataObject = {};
 	for (const field of ADDRESS_FIELDS) {
-		const value = raw[field.name];
-		if (value === undefined || value === null || value === '') continue;
-		if (typeof value !== 'string' && typeof value !== 'number') {
-			throw invalidParameter(
-				context,
-				`${displayName} → ${field.displayName}`,
-				`expected text, got ${describe(value)}`,
-			);
-		}
-		const text = String(value).trim();
+		const text = input.optionalText(`${displayName} → ${field.displayName}`, raw[field.name]);
 		if (text) address[field.name] = text;
 	}
-	if (Object.keys(address).length === 0) {
-		throw invalidParameter(context, displayName, 'it is required and is empty');
-	}
+	if (Object.keys(address).length === 0) input.problem(displayName, 'it is required and is empty');
 	return address;
 }
 
-const buildEmploymentData: DataBuilder = (context) => {
-	const documentType = requireOneOf(
-		context,
+const buildEmploymentData: DataBuilder = (input) => {
+	const documentType = input.oneOf(
 		'Employment Document Type',
-		context.getNodeParameter('employmentDocumentType', ''),
+		input.param('employmentDocumentType', 'Employment Document Type'),
 		EMPLOYMENT_DOCUMENT_TYPES,
 	);
 	return {
 		employmentDocumentType: documentType,
-		nameAsPerEmployerRecords: requireText(
-			context,
+		nameAsPerEmployerRecords: readText(
+			input,
 			'nameAsPerEmployerRecords',
 			'Name as per Employer Records',
 		),
-		employerName: requireText(context, 'employerName', 'Employer Name'),
-		joiningDate: readDate(context, 'joiningDate', 'Joining Date'),
-		lastWorkingDate: readDate(context, 'lastWorkingDate', 'Last Working Date'),
-		document: { label: documentType, url: requireText(context, 'documentUrl', 'Document URL') },
+		employerName: readText(input, 'employerName', 'Employer Name'),
+		joiningDate: readDate(input, 'joiningDate', 'Joining Date'),
+		lastWorkingDate: readDate(input, 'lastWorkingDate', 'Last Working Date'),
+		document: { label: documentType, url: readText(input, 'documentUrl', 'Document URL') },
 	};
 };
 
-const buildCreditData: DataBuilder = (context) => ({
-	pan: requireText(context, 'pan', 'PAN'),
-	document: { url: requireText(context, 'documentUrl', 'Document URL') },
-	permanentAddress: readAddress(context, 'permanentAddress', 'Permanent Address'),
+const buildCreditData: DataBuilder = (input) => ({
+	pan: readText(input, 'pan', 'PAN'),
+	document: { url: readText(input, 'documentUrl', 'Document URL') },
+	permanentAddress: readAddress(input, 'permanentAddress', 'Permanent Address'),
 });
 
-const buildCriminalData: DataBuilder = (context) => ({
-	currentAddress: readAddress(context, 'currentAddress', 'Current Address'),
-	permanentAddress: readAddress(context, 'permanentAddress', 'Permanent Address'),
+const buildCriminalData: DataBuilder = (input) => ({
+	currentAddress: readAddress(input, 'currentAddress', 'Current Address'),
+	permanentAddress: readAddress(input, 'permanentAddress', 'Permanent Address'),
 });
 
-const buildPoliceClearanceData: DataBuilder = (context) => ({
-	fileUrl: requireText(context, 'fileUrl', 'Certificate File URL'),
+const buildPoliceClearanceData: DataBuilder = (input) => ({
+	fileUrl: readText(input, 'fileUrl', 'Certificate File URL'),
 });
 
-const buildJsonData: DataBuilder = (context) => {
-	let data = context.getNodeParameter('data', '{}') as unknown;
+const buildJsonData: DataBuilder = (input) => {
+	let data = input.param('data', 'Data (JSON)', '{}');
 	if (typeof data === 'string') {
 		try {
 			data = JSON.parse(data) as unknown;
 		} catch (error) {
-			throw invalidParameter(
-				context,
-				'Data (JSON)',
-				`it is not valid JSON (${(error as Error).message})`,
-			);
+			input.problem('Data (JSON)', `it is not valid JSON (${(error as Error).message})`);
+			return {};
 		}
 	}
 	if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-		throw invalidParameter(context, 'Data (JSON)', `expected a JSON object, got ${describe(data)}`);
+		input.problem('Data (JSON)', `expected a JSON object, got ${describe(data)}`);
+		return {};
 	}
 	if (Object.keys(data).length === 0) {
-		throw invalidParameter(
-			context,
-			'Data (JSON)',
-			'the object is empty; give the fields this check needs',
-		);
+		input.problem('Data (JSON)', 'the object is empty; give the fields this check needs');
 	}
 	return data as IDataObject;
 };
@@ -118,39 +102,27 @@ const DATA_BUILDERS: Record<string, DataBuilder> = {
 	[POLICE_CLEARANCE_CERTIFICATE]: buildPoliceClearanceData,
 };
 
-function readCheck(context: IExecuteSingleFunctions): string {
-	return requireOneOf(
-		context,
+const CHECK_NAMES = SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value);
+
+function buildSubmission(input: ItemInput): PreparedRequest {
+	const transactionId = readText(input, 'transactionId', 'Transaction ID');
+	const verificationName = input.oneOf(
 		'Check',
-		context.getNodeParameter('verificationName', ''),
-		SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value),
+		input.param('verificationName', 'Check'),
+		CHECK_NAMES,
 	);
+	const buildData = DATA_BUILDERS[verificationName ?? ''] ?? buildJsonData;
+	return {
+		body: { data: verificationName ? buildData(input) : {}, verificationName, transactionId },
+		echo: { transactionId, verificationName },
+	};
 }
 
-async function buildSubmissionBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const transactionId = requireText(this, 'transactionId', 'Transaction ID');
-	const verificationName = readCheck(this);
-	const buildData = DATA_BUILDERS[verificationName] ?? buildJsonData;
-	requestOptions.body = { data: buildData(this), verificationName, transactionId };
-	return requestOptions;
-}
-
-export const verificationSubmitRouting = {
-	request: { method: 'POST' as const, url: `${VERIFICATION_API}/bgv/diy` },
-	send: { preSend: [buildSubmissionBody] },
-	output: {
-		postReceive: [
-			// The service answers without data: give the next node what it needs to chain on.
-			handleResponse('Submit Verification', function () {
-				return {
-					transactionId: String(this.getNodeParameter('transactionId')).trim(),
-					verificationName: this.getNodeParameter('verificationName') as string,
-					submitted: true,
-				};
-			}),
-		],
-	},
-};
+export const verificationSubmitRouting = serviceRouting({
+	label: 'Submit Verification',
+	request: { method: 'POST', url: SUBMISSION_PATH },
+	build: buildSubmission,
+	// The service answers without data: give the next node what it needs to chain on.
+	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
+	acceptedId: (json) => json.transactionId,
+});

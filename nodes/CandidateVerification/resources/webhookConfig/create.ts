@@ -1,15 +1,11 @@
-import { VERIFICATION_API } from '../../shared/constants';
-import { handleResponse } from '../../shared/routing';
-import { buildWebhookConfigBody, webhookConfigOutput } from './fields';
+import { WEBHOOK_CONFIG_PATH } from '../../shared/constants';
+import { serviceRouting } from '../../shared/routing';
+import { buildWebhookConfig, webhookConfigOutput } from './fields';
 
-export const webhookConfigCreateRouting = {
-	request: { method: 'POST' as const, url: `${VERIFICATION_API}/webhook-config` },
-	send: { preSend: [buildWebhookConfigBody] },
-	output: {
-		postReceive: [
-			handleResponse('Create Webhook Configuration', function (data) {
-				return webhookConfigOutput.call(this, data.id);
-			}),
-		],
-	},
-};
+export const webhookConfigCreateRouting = serviceRouting({
+	label: 'Create Webhook Configuration',
+	request: { method: 'POST', url: WEBHOOK_CONFIG_PATH },
+	build: buildWebhookConfig,
+	output: (data, sent) => webhookConfigOutput(data.id, sent),
+	acceptedId: (json) => json.id,
+});

@@ -1,11 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { invalidParameter, optionalText, requireText } from '../../shared/validation';
+import type { PreparedRequest } from '../../shared/preflight';
+import type { ItemInput } from '../../shared/validation';
 
 export function webhookConfigFields(operations: string[]): INodeProperties[] {
 	const displayOptions = { show: { resource: ['webhookConfig'], operation: operations } };
@@ -42,34 +38,30 @@ export function webhookConfigFields(operations: string[]): INodeProperties[] {
 }
 
 /** Body shared by Create and Update; the secret is validated but never echoed in outputs or errors. */
-export async function buildWebhookConfigBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const endpoint = requireText(this, 'endpoint', 'Endpoint');
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(endpoint);
-	} catch {
-		parsed = undefined;
+export function buildWebhookConfig(input: ItemInput): PreparedRequest {
+	const endpoint = input.text('Endpoint', input.param('endpoint', 'Endpoint'));
+	if (endpoint !== undefined) {
+		let protocol: string | undefined;
+		try {
+			protocol = new URL(endpoint).protocol;
+		} catch {
+			protocol = undefined;
+		}
+		if (protocol !== 'http:' && protocol !== 'https:') {
+			input.problem('Endpoint', `"${endpoint}" is not an absolute http(s) URL`);
+		}
 	}
-	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-		throw invalidParameter(this, 'Endpoint', `"${endpoint}" is not an absolute http(s) URL`);
-	}
-	const apiKey = this.getNodeParameter('apiKey', '');
+	const apiKey = input.param('apiKey', 'Webhook Secret', '');
 	if (typeof apiKey !== 'string' || apiKey.trim() === '') {
-		throw invalidParameter(this, 'Webhook Secret', 'it is required and is empty');
+		input.problem('Webhook Secret', 'it is required and is empty');
 	}
-	const body: IDataObject = { endpoint, apiKey };
-	const description = optionalText(this, 'Description', this.getNodeParameter('description', ''));
+	const body: IDataObject = { endpoint, apiKey: apiKey as string };
+	const description = input.optionalText('Description', input.param('description', 'Description'));
 	if (description) body.description = description;
-	requestOptions.body = body;
-	return requestOptions;
+	return { body, echo: { endpoint } };
 }
 
-export function webhookConfigOutput(
-	this: IExecuteSingleFunctions,
-	id: IDataObject[string],
-): IDataObject {
-	return { id, endpoint: String(this.getNodeParameter('endpoint')).trim() };
+/** What Create and Update output: the configuration ID and endpoint, never the secret. */
+export function webhookConfigOutput(id: unknown, sent: PreparedRequest): IDataObject {
+	return { id: id as IDataObject[string], endpoint: sent.echo?.endpoint };
 }

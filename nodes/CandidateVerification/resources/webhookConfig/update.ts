@@ -1,9 +1,10 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { VERIFICATION_API } from '../../shared/constants';
-import { handleResponse } from '../../shared/routing';
-import { requireText } from '../../shared/validation';
-import { buildWebhookConfigBody, webhookConfigOutput } from './fields';
+import { WEBHOOK_CONFIG_PATH } from '../../shared/constants';
+import type { PreparedRequest } from '../../shared/preflight';
+import { serviceRouting } from '../../shared/routing';
+import type { ItemInput } from '../../shared/validation';
+import { buildWebhookConfig, webhookConfigOutput } from './fields';
 
 export const webhookConfigUpdateDescription: INodeProperties[] = [
 	{
@@ -17,23 +18,20 @@ export const webhookConfigUpdateDescription: INodeProperties[] = [
 	},
 ];
 
-async function setConfigUrl(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const configId = requireText(this, 'configId', 'Configuration ID');
-	requestOptions.url = `${VERIFICATION_API}/webhook-config/${encodeURIComponent(configId)}`;
-	return requestOptions;
+function buildUpdate(input: ItemInput): PreparedRequest {
+	const configId = input.text('Configuration ID', input.param('configId', 'Configuration ID'));
+	const prepared = buildWebhookConfig(input);
+	return {
+		...prepared,
+		pathParameters: { id: configId ?? '' },
+		echo: { ...prepared.echo, configId },
+	};
 }
 
-export const webhookConfigUpdateRouting = {
-	request: { method: 'PUT' as const },
-	send: { preSend: [setConfigUrl, buildWebhookConfigBody] },
-	output: {
-		postReceive: [
-			handleResponse('Update Webhook Configuration', function () {
-				return webhookConfigOutput.call(this, String(this.getNodeParameter('configId')).trim());
-			}),
-		],
-	},
-};
+export const webhookConfigUpdateRouting = serviceRouting({
+	label: 'Update Webhook Configuration',
+	request: { method: 'PUT', url: `${WEBHOOK_CONFIG_PATH}/:id` },
+	build: buildUpdate,
+	output: (_data, sent) => webhookConfigOutput(sent.echo?.configId, sent),
+	acceptedId: (json) => json.id,
+});

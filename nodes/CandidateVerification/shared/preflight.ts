@@ -1,0 +1,174 @@
+import type {
+	IDataObject,
+	IExecuteData,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	PreSendAction,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from './constants';
+import { baseUrlFromCredentials } from './transport';
+import { ItemInput, problemLine, type Problem } from './validation';
+
+/** What the all-items check prepared for one valid item; preSend only applies it. */
+export interface PreparedRequest {
+	body?: IDataObject | FormData;
+	qs?: IDataObject;
+	/** Values for `:name` placeholders of the routing's URL, already validated. */
+	pathParameters?: Record<string, string>;
+	/** Validated values the output item repeats (so they are not resolved a second time). */
+	echo?: IDataObject;
+}
+
+/** Validates and normalises one item; records problems on `input` instead of throwing. */
+export type RequestBuilder = (input: ItemInput) => PreparedRequest;
+
+interface PreparedItem {
+	request?: PreparedRequest;
+	problems: Problem[];
+	error?: NodeOperationError;
+}
+
+interface Accepted {
+	itemIndex: number;
+	id: string;
+}
+
+/** Everything one node run shares: the checked items, the base URL, what the service accepted. */
+export interface RunState {
+	items: PreparedItem[];
+	/** Thrown by every item when any item is invalid and the node stops on errors. */
+	allItemsError?: NodeOperationError;
+	baseUrl?: Promise<string>;
+	accepted: Accepted[];
+	/** Failures whose description lists what was accepted; refreshed as the last items settle. */
+	failures: Array<{ error: { description?: string | null }; description: string }>;
+	settled: number;
+}
+
+/**
+ * One state per node run, keyed by the run's IExecuteData: RoutingNode hands the same object to
+ * every item's context of one run and a new one to the next run. A WeakMap lets it go with the run.
+ */
+const runs = new WeakMap<object, RunState>();
+
+function inputItems(context: IExecuteSingleFunctions): INodeExecutionData[] {
+	const { data } = context.getExecuteData();
+	return data.main?.[0] ?? data.ai_tool?.[0] ?? [context.getInputData()];
+}
+
+function runKey(context: IExecuteSingleFunctions): object {
+	return (context.getExecuteData() as IExecuteData | undefined) ?? context;
+}
+
+export function runStateOf(context: IExecuteSingleFunctions): RunState | undefined {
+	return runs.get(runKey(context));
+}
+
+function allItemsError(context: IExecuteSingleFunctions, problems: Problem[]): NodeOperationError {
+	const itemIndexes = [...new Set(problems.map((problem) => problem.itemIndex))];
+	const only = problems.length === 1 ? problems[0] : undefined;
+	const message = only
+		? problemLine(only)
+		: `${problems.length} invalid fields in ${itemIndexes.length === 1 ? 'item' : 'items'} ${itemIndexes.join(', ')}`;
+	const lines = only ? [] : problems.map((problem) => `- ${problemLine(problem)}`);
+	if (only?.hint) lines.push(only.hint);
+	lines.push(
+		'Nothing was sent to the Candidate Verification Service for any item. Fix these items and run again, or set Settings → On Error to Continue to send the valid items.',
+	);
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex: itemIndexes[0],
+		description: lines.join('\n'),
+	});
+}
+
+function itemError(context: IExecuteSingleFunctions, problems: Problem[]): NodeOperationError {
+	const [first] = problems;
+	const message =
+		problems.length === 1
+			? problemLine(first)
+			: `${problems.length} invalid fields in item ${first.itemIndex}`;
+	const lines = problems.length === 1 ? [] : problems.map((problem) => `- ${problemLine(problem)}`);
+	if (problems.length === 1 && first.hint) lines.push(first.hint);
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex: first.itemIndex,
+		description: lines.join('\n') || undefined,
+	});
+}
+
+/**
+ * Checks every item of the run, synchronously. RoutingNode starts each item's request in one
+ * loop and calls item 0's first preSend before item 1's context exists, so doing all of this
+ * before the first await means no request of the run can leave before every item is checked,
+ * also with Request Options → Batching (its sleep comes after item 0's preSend has begun).
+ */
+function checkAllItems(context: IExecuteSingleFunctions, build: RequestBuilder): RunState {
+	const timezone = context.getTimezone();
+	const items = inputItems(context).map((item, itemIndex): PreparedItem => {
+		const input = new ItemInput(context, itemIndex, item, timezone);
+		const request = build(input);
+		if (input.problems.length === 0) return { request, problems: [] };
+		return { problems: input.problems, error: itemError(context, input.problems) };
+	});
+	const problems = items.flatMap((item) => item.problems);
+	return {
+		items,
+		allItemsError: problems.length ? allItemsError(context, problems) : undefined,
+		accepted: [],
+		failures: [],
+		settled: 0,
+	};
+}
+
+function fillPath(url: string, parameters: Record<string, string> = {}): string {
+	return url.replace(/:([A-Za-z]+)/g, (placeholder, name: string) =>
+		name in parameters ? encodeURIComponent(parameters[name]) : placeholder,
+	);
+}
+
+async function baseUrlOf(context: IExecuteSingleFunctions): Promise<string> {
+	return baseUrlFromCredentials(await context.getCredentials(CREDENTIAL_TYPE));
+}
+
+/** The timeout n8n's Request Options → Timeout sets, when the user set one. */
+function userTimeout(context: IExecuteSingleFunctions): unknown {
+	const requestOptions = (context.getNode().parameters.requestOptions ?? {}) as IDataObject;
+	return requestOptions.timeout;
+}
+
+/**
+ * The first preSend of every operation: all items are checked once per run (all-or-nothing when
+ * the node stops on errors), then this item's prepared request is applied.
+ */
+export function checkItemsThenPrepare(build: RequestBuilder): PreSendAction {
+	return async function (
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const key = runKey(this);
+		let run = runs.get(key);
+		if (!run) {
+			run = checkAllItems(this, build);
+			runs.set(key, run);
+		}
+		if (run.allItemsError && !this.continueOnFail()) throw run.allItemsError;
+		const prepared = run.items[this.getItemIndex()];
+		if (prepared?.error) throw prepared.error;
+		const request = prepared?.request ?? {};
+
+		run.baseUrl ??= baseUrlOf(this);
+		requestOptions.baseURL = await run.baseUrl;
+		requestOptions.url = fillPath(requestOptions.url, request.pathParameters);
+		if (request.body !== undefined) requestOptions.body = request.body;
+		if (request.qs) requestOptions.qs = { ...(requestOptions.qs ?? {}), ...request.qs };
+		if (!userTimeout(this)) requestOptions.timeout = DEFAULT_TIMEOUT_MS;
+		return requestOptions;
+	};
+}
+
+/** The request the all-items check prepared for this item. */
+export function preparedRequest(context: IExecuteSingleFunctions): PreparedRequest {
+	return runStateOf(context)?.items[context.getItemIndex()]?.request ?? {};
+}
