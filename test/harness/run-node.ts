@@ -26,6 +26,8 @@ export interface RunOptions {
 	parameters: INodeParameters;
 	continueOnFail?: boolean;
 	credentials?: ICredentialDataDecryptedObject;
+	/** The workflow's time zone (Settings → Timezone); n8n's default when not given. */
+	timezone?: string;
 }
 
 export interface NodeRunResult {
@@ -70,7 +72,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		connections: { Items: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		nodeTypes,
 		active: false,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
 	});
 
 	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {

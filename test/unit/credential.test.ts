@@ -1,6 +1,6 @@
-import { LoadOptionsContext } from 'n8n-core';
-import type { INode } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { ExecuteContext, LoadOptionsContext, RoutingNode } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { createEmptyRunExecutionData, Workflow } from 'n8n-workflow';
 import nock from 'nock';
 
 import {
@@ -190,5 +190,121 @@ describe('Node description', () => {
 				'webhookConfig:update',
 			].sort(),
 		);
+	});
+});
+
+/**
+ * The credential test as n8n 2.41.1's CredentialsTester runs it (services/credentials-tester):
+ * the test request as the routing of a one-property node through RoutingNode, then each
+ * responseSuccessBody rule fails the test when the first item's value at `key` equals `value`.
+ */
+async function runCredentialTest(): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const credentialType = new CandidateVerificationApi();
+	const testNode: INode = {
+		id: '00000000-0000-4000-8000-0000000000aa',
+		name: 'Temp-Node',
+		type: 'test.credentialTest',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { temp: '' },
+		credentials: { [credentialType.name]: { id: 'cred-1', name: 'Candidate Verification' } },
+	};
+	const testNodeType = {
+		description: {
+			...new CandidateVerification().description,
+			credentials: [{ name: credentialType.name, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: credentialType.test.request },
+					default: '',
+				},
+			],
+		},
+	} as unknown as INodeType;
+	const testWorkflow = new Workflow({
+		nodes: [testNode],
+		connections: {},
+		active: false,
+		nodeTypes: {
+			getByName: () => testNodeType,
+			getByNameAndVersion: () => testNodeType,
+			getKnownTypes: () => ({}),
+		},
+	});
+	const context = new ExecuteContext(
+		testWorkflow,
+		testNode,
+		createAdditionalData(),
+		'internal',
+		createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node: testNode, data: {}, source: null },
+		[],
+	);
+	const routingNode = new RoutingNode(context, testNodeType, {
+		id: 'cred-1',
+		name: 'Candidate Verification',
+		type: credentialType.name,
+		data: TEST_CREDENTIALS,
+	});
+	let response: INodeExecutionData[][];
+	try {
+		response = (await routingNode.runNode()) as INodeExecutionData[][];
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	for (const rule of credentialType.test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		// n8n reads the key with lodash's get; the rules here use a top-level key.
+		const json = response[0][0].json as unknown;
+		const value =
+			typeof json === 'object' && json !== null
+				? (json as IDataObject)[rule.properties.key]
+				: undefined;
+		if (value === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+describe('Credential test, run as n8n runs it', () => {
+	enableMockedNetwork();
+	const PURPOSES = '/verification/api/1.0/purposes';
+
+	it('passes when the service answers its envelope with code 0', async () => {
+		mockService()
+			.scope.get(PURPOSES)
+			.reply(200, success({ total: 0, list: [] }));
+		expect(await runCredentialTest()).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it('fails on code -1 (a refused key answered under HTTP 200)', async () => {
+		mockService().scope.get(PURPOSES).reply(200, { code: -1, message: 'Invalid API key' });
+		expect(await runCredentialTest()).toEqual({
+			status: 'Error',
+			message: 'The service rejected the API key or the request (code -1)',
+		});
+	});
+
+	it.each([
+		['an HTML page under HTTP 200', '<html><body>Welcome to nginx!</body></html>', 'text/html'],
+		['JSON without the envelope under HTTP 200', { status: 'ok', version: 3 }, 'application/json'],
+	])('fails on %s (a wrong base URL)', async (_answer, body, contentType) => {
+		mockService().scope.get(PURPOSES).reply(200, body, { 'content-type': contentType });
+		expect(await runCredentialTest()).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('did not answer like the Candidate Verification Service'),
+		});
+	});
+
+	it('fails on an HTTP error', async () => {
+		mockService().scope.get(PURPOSES).reply(401, { code: -1, message: 'Invalid API key' });
+		expect((await runCredentialTest()).status).toBe('Error');
 	});
 });

@@ -96,6 +96,36 @@ describe('File', () => {
 			expect(result.items).toEqual([]);
 		});
 
+		it.each([
+			['application/octet-stream'],
+			['application/pdf'],
+			['text/plain; charset=utf-8'],
+			['text/html'],
+		])('recognises a code -1 envelope labelled %s and stores no file', async (contentType) => {
+			const { scope } = mockService();
+			scope.post(DOWNLOAD).reply(200, JSON.stringify({ code: -1, message: 'File not found' }), {
+				'content-type': contentType,
+			});
+
+			const result = await runActionNode({ parameters: download });
+
+			expect(result.error?.message).toBe(
+				'Download File was rejected by the Candidate Verification Service: File not found',
+			);
+			expect(result.items).toEqual([]);
+		});
+
+		it('stores a small JSON file that is not an envelope as a file', async () => {
+			const { scope } = mockService();
+			const document = Buffer.from(JSON.stringify({ candidate: 'Asha', checks: 3 }));
+			scope.post(DOWNLOAD).reply(200, document, { 'content-type': 'application/octet-stream' });
+
+			const result = await runActionNode({ parameters: download });
+
+			expect(result.error).toBeUndefined();
+			expect(await storedBytes(result, 'report')).toEqual(document);
+		});
+
 		it('reports an HTTP error with a non-JSON body', async () => {
 			const { scope } = mockService();
 			scope.post(DOWNLOAD).reply(404, '<h1>Not Found</h1>', { 'content-type': 'text/html' });

@@ -6,7 +6,7 @@ import type {
 	INodeExecutionData,
 	PreSendAction,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from './constants';
 import { baseUrlFromCredentials } from './transport';
@@ -46,6 +46,9 @@ export interface RunState {
 	/** Failures whose description lists what was accepted; refreshed as the last items settle. */
 	failures: Array<{ error: { description?: string | null }; description: string }>;
 	settled: number;
+	/** Settles once the last item's preSend has been called (see `afterLastItemStarted`). */
+	allItemsStarted: Promise<void>;
+	lastItemStarted: () => void;
 }
 
 /**
@@ -113,13 +116,39 @@ function checkAllItems(context: IExecuteSingleFunctions, build: RequestBuilder):
 		return { problems: input.problems, error: itemError(context, input.problems) };
 	});
 	const problems = items.flatMap((item) => item.problems);
+	let lastItemStarted = () => {};
+	const allItemsStarted = new Promise<void>((resolve) => (lastItemStarted = resolve));
 	return {
 		items,
 		allItemsError: problems.length ? allItemsError(context, problems) : undefined,
 		accepted: [],
 		failures: [],
 		settled: 0,
+		allItemsStarted,
+		lastItemStarted,
 	};
+}
+
+/** The pause n8n's Request Options → Batching puts between batches, over the whole run. */
+function batchingPauses(context: IExecuteSingleFunctions, itemCount: number): number {
+	const requestOptions = (context.getNode().parameters.requestOptions ?? {}) as IDataObject;
+	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
+	const size = Number(batch.batchSize) > 0 ? Number(batch.batchSize) : 1;
+	const interval = Number(batch.batchInterval) > 0 ? Number(batch.batchInterval) : 0;
+	return Math.floor(Math.max(itemCount - 1, 0) / size) * interval;
+}
+
+/**
+ * RoutingNode collects the items' promises with Promise.allSettled only after its loop ends.
+ * Without batching that loop is synchronous, so a rejection is always handled; with batching it
+ * pauses between batches, and an item rejecting during a pause would be an unhandled rejection.
+ * Items that fail the check then reject once the last item has started; the timer only guards
+ * against a last item RoutingNode itself fails before its preSend.
+ */
+async function afterLastItemStarted(context: IExecuteSingleFunctions, run: RunState) {
+	const pauses = batchingPauses(context, run.items.length);
+	if (pauses === 0) return;
+	await Promise.race([run.allItemsStarted, sleep(pauses + 5_000)]);
 }
 
 function fillPath(url: string, parameters: Record<string, string> = {}): string {
@@ -153,9 +182,13 @@ export function checkItemsThenPrepare(build: RequestBuilder): PreSendAction {
 			run = checkAllItems(this, build);
 			runs.set(key, run);
 		}
-		if (run.allItemsError && !this.continueOnFail()) throw run.allItemsError;
+		if (this.getItemIndex() >= run.items.length - 1) run.lastItemStarted();
 		const prepared = run.items[this.getItemIndex()];
-		if (prepared?.error) throw prepared.error;
+		const error = this.continueOnFail() ? prepared?.error : (run.allItemsError ?? prepared?.error);
+		if (error) {
+			await afterLastItemStarted(this, run);
+			throw error;
+		}
 		const request = prepared?.request ?? {};
 
 		run.baseUrl ??= baseUrlOf(this);

@@ -1,0 +1,102 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import nock from 'nock';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { TEST_CREDENTIALS, TestCredentialsHelper } from '../harness/credentials-helper';
+import { runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+const createProfile: INodeParameters = {
+	resource: 'profile',
+	operation: 'create',
+	formId: 'form-1',
+	name: 'Asha',
+	gender: 'Female',
+};
+
+/** A local server that accepts connections and then does what `onConnection` says. */
+async function localServer(onConnection: (socket: Socket) => void) {
+	const sockets = new Set<Socket>();
+	const server: Server = createServer((socket) => {
+		sockets.add(socket);
+		socket.on('error', () => {});
+		onConnection(socket);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		credentials: { ...TEST_CREDENTIALS, stagingBaseUrl: `http://127.0.0.1:${port}` },
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+describe('Bounded waits', () => {
+	enableMockedNetwork();
+	beforeEach(() => nock.enableNetConnect('127.0.0.1'));
+
+	it('a silent service: the run ends at the timeout, with the operation, the service and what to do', async () => {
+		const silent = await localServer(() => {});
+		try {
+			const started = Date.now();
+			const result = await runActionNode({
+				parameters: { ...createProfile, requestOptions: { timeout: 300 } },
+				credentials: silent.credentials,
+			});
+			const elapsed = Date.now() - started;
+
+			expect(result.error?.message).toBe(
+				'Create Profile failed: the Candidate Verification Service did not answer within 300 ms',
+			);
+			expect(result.error?.description).toContain('raise Request Options → Timeout');
+			// Bounded by the timeout, not n8n's 5 minutes (generous for a busy machine).
+			expect(elapsed).toBeLessThan(15_000);
+		} finally {
+			await silent.close();
+		}
+	});
+
+	it('a connection reset names the operation and the service', async () => {
+		const resetting = await localServer((socket) =>
+			socket.once('data', () => socket.resetAndDestroy()),
+		);
+		try {
+			const result = await runActionNode({
+				parameters: createProfile,
+				credentials: resetting.credentials,
+			});
+
+			expect(result.error?.message).toBe(
+				'Create Profile failed: the Candidate Verification Service closed the connection before answering',
+			);
+			expect(result.error?.description).toBe(
+				'The service or a proxy in between dropped the connection. Try again later or set Settings → Retry On Fail. (ECONNRESET)',
+			);
+		} finally {
+			await resetting.close();
+		}
+	});
+
+	it('every request carries a 60 s timeout unless Request Options → Timeout says otherwise', async () => {
+		const authenticate = jest.spyOn(TestCredentialsHelper.prototype, 'authenticate');
+		try {
+			const { scope } = mockService();
+			scope
+				.post(/diy-candidate/)
+				.times(2)
+				.reply(200, success({ transactionId: 'TXN-1' }));
+
+			await runActionNode({ parameters: createProfile });
+			await runActionNode({ parameters: { ...createProfile, requestOptions: { timeout: 5000 } } });
+
+			const timeouts = authenticate.mock.calls.map(
+				([, , options]) => (options as { timeout?: number }).timeout,
+			);
+			expect(timeouts).toEqual([60_000, 5000]);
+		} finally {
+			authenticate.mockRestore();
+		}
+	});
+});
