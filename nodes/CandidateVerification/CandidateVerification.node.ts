@@ -1,4 +1,4 @@
-import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { fileDescription } from './resources/file';
@@ -10,6 +10,17 @@ import { verificationDescription } from './resources/verification';
 import { webhookConfigDescription } from './resources/webhookConfig';
 import { CREDENTIAL_TYPE } from './shared/constants';
 import { getPurposes } from './shared/loadOptions';
+
+/**
+ * Every resource's Operation selector before the fields, so a field declared once for several
+ * resources (Transaction ID) shows below the Operation of each of them.
+ */
+function operationsFirst(properties: INodeProperties[]): INodeProperties[] {
+	return [
+		...properties.filter((property) => property.name === 'operation'),
+		...properties.filter((property) => property.name !== 'operation'),
+	];
+}
 
 export class CandidateVerification implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,13 +65,15 @@ export class CandidateVerification implements INodeType {
 				],
 				default: 'profile',
 			},
-			...formDescription,
-			...profileDescription,
-			...verificationDescription,
-			...fileDescription,
-			...webhookConfigDescription,
-			...purposeDescription,
-			...transactionDescription,
+			...operationsFirst([
+				...formDescription,
+				...profileDescription,
+				...verificationDescription,
+				...fileDescription,
+				...webhookConfigDescription,
+				...purposeDescription,
+				...transactionDescription,
+			]),
 		],
 	};
 

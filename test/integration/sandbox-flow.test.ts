@@ -62,7 +62,7 @@ describe('a candidate from form to report, against the sandbox', () => {
 		const form = await run({
 			resource: 'form',
 			operation: 'create',
-			name: 'Integration hires',
+			formName: 'Integration hires',
 			purpose: bgv._id as string,
 			verifications: {
 				checks: [
@@ -72,7 +72,7 @@ describe('a candidate from form to report, against the sandbox', () => {
 			},
 			userPaymentRequired: false,
 			visibility: 'private',
-			additionalFields: { expiry: '2030-01-01T00:00:00Z' },
+			formAdditionalFields: { expiry: '2030-01-01T00:00:00Z' },
 		});
 		const stored = form.items[0].json;
 		expect(stored).toMatchObject({

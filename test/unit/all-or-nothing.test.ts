@@ -139,7 +139,7 @@ describe('All-or-nothing: one invalid item sends no request for any item', () =>
 			{
 				resource: 'form',
 				operation: 'create',
-				name: '={{ $json.name }}',
+				formName: '={{ $json.name }}',
 				purpose: 'p-1',
 				verifications: { checks: [{ name: 'pan', skipAllowed: false }] },
 				visibility: '={{ $json.visibility }}',
@@ -296,7 +296,7 @@ describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 			parameters: {
 				resource: 'form',
 				operation: 'create',
-				name: '={{ $json.name }}',
+				formName: '={{ $json.name }}',
 				purpose: 'p-1',
 				verifications: { checks: [{ name: 'pan', skipAllowed: false }] },
 			},

@@ -22,7 +22,7 @@ const storedForm = {
 const formParameters = {
 	resource: 'form',
 	operation: 'create',
-	name: 'Engineering hires',
+	formName: 'Engineering hires',
 	purpose: 'purpose-bgv',
 	verifications: {
 		checks: [
@@ -32,7 +32,7 @@ const formParameters = {
 	},
 	userPaymentRequired: false,
 	visibility: 'private',
-	additionalFields: { expiry: '2026-12-31T00:00:00.000Z' },
+	formAdditionalFields: { expiry: '2026-12-31T00:00:00.000Z' },
 };
 
 describe('Form → Create', () => {
@@ -70,9 +70,9 @@ describe('Form → Create', () => {
 		scope.post('/verification/api/1.0/ekyc-forms').times(2).reply(200, success(storedForm));
 
 		await runActionNode({
-			parameters: { ...formParameters, additionalFields: { expiry: '2026-12-31T05:30:00' } },
+			parameters: { ...formParameters, formAdditionalFields: { expiry: '2026-12-31T05:30:00' } },
 		});
-		await runActionNode({ parameters: { ...formParameters, additionalFields: {} } });
+		await runActionNode({ parameters: { ...formParameters, formAdditionalFields: {} } });
 
 		// Workflow time zone defaults to America/New_York in n8n-workflow (UTC-5 in December).
 		expect((requests[0].body as { expiry: number }).expiry).toBe(
@@ -90,7 +90,7 @@ describe('Form → Create', () => {
 			{ verifications: { checks: [{ name: 'bgv-unknown', skipAllowed: false }] } },
 			'Invalid "Verifications → Check 1 → Check Name" in item 0: "bgv-unknown" is not one of',
 		],
-		[{ name: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
+		[{ formName: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
 		[
 			{ purpose: '={{ $json.missing ?? "" }}' },
 			'Invalid "Purpose Name or ID" in item 0: it is required and is empty',
@@ -100,7 +100,7 @@ describe('Form → Create', () => {
 			'Invalid "Visibility" in item 0: "friends" is not one of public, private',
 		],
 		[
-			{ additionalFields: { expiry: 'next tuesday' } },
+			{ formAdditionalFields: { expiry: 'next tuesday' } },
 			'Invalid "Expiry" in item 0: "next tuesday" is not a date and time',
 		],
 	])('rejects %j before sending anything', async (override, message) => {

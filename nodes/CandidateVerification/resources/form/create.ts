@@ -11,7 +11,9 @@ const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };
 export const formCreateDescription: INodeProperties[] = [
 	{
 		displayName: 'Form Name',
-		name: 'name',
+		// Not `name`: n8n's routing engine resolves every declaration of a parameter name for
+		// every item, so a name shared with Profile → Create's Candidate Name doubles its cost.
+		name: 'formName',
 		type: 'string',
 		required: true,
 		default: '',
@@ -84,7 +86,7 @@ export const formCreateDescription: INodeProperties[] = [
 	},
 	{
 		displayName: 'Additional Fields',
-		name: 'additionalFields',
+		name: 'formAdditionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
@@ -122,7 +124,7 @@ function buildForm(input: ItemInput): PreparedRequest {
 		),
 	}));
 	const body: IDataObject = {
-		name: input.text('Form Name', input.param('name', 'Form Name')),
+		name: input.text('Form Name', input.param('formName', 'Form Name')),
 		purpose: input.text('Purpose Name or ID', input.param('purpose', 'Purpose Name or ID')),
 		verifications,
 		userPaymentRequired: input.boolean(
@@ -137,7 +139,7 @@ function buildForm(input: ItemInput): PreparedRequest {
 			]),
 		},
 	};
-	const { expiry } = (input.param('additionalFields', 'Additional Fields', {}) ??
+	const { expiry } = (input.param('formAdditionalFields', 'Additional Fields', {}) ??
 		{}) as IDataObject;
 	if (expiry !== undefined && expiry !== '') {
 		const seconds = toUnixSeconds(expiry, input.timezone);

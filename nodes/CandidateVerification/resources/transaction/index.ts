@@ -90,15 +90,7 @@ export const transactionDescription: INodeProperties[] = [
 			routing: statusRouting('Get Check Status', CHECK_STATUS_PATH),
 		},
 	]),
-	{
-		displayName: 'Transaction ID',
-		name: 'transactionId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Output of Profile → Create',
-		displayOptions: showFor(['getStatus', 'getCheckStatus']),
-	},
+	// Transaction ID is declared with Verification → Submit's fields.
 	{
 		displayName: 'Check',
 		name: 'verificationName',

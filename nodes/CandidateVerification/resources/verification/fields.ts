@@ -64,7 +64,14 @@ export const verificationSubmitFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Identifies the candidate; output of Profile → Create',
-		displayOptions: { show: { resource: ['verification'], operation: ['submit'] } },
+		// Declared once for Submit and the Transaction operations: n8n's routing engine resolves
+		// every declaration of a parameter name for every item.
+		displayOptions: {
+			show: {
+				resource: ['verification', 'transaction'],
+				operation: ['submit', 'getStatus', 'getCheckStatus'],
+			},
+		},
 	},
 	{
 		displayName: 'Check',
