@@ -179,32 +179,31 @@ async function storeDownloadedFile(
 	const headers = response.headers as IDataObject;
 	const mimeType = mimeTypeOf(headers['content-type']);
 	const { head, complete, file } = await peekBody(response.body);
+	let envelope: unknown;
+	try {
+		// Only a complete small JSON answer can be an envelope; larger ones are files.
+		envelope = complete && looksLikeJson(head) ? JSON.parse(head.toString('utf8')) : undefined;
+	} catch {
+		envelope = undefined;
+	}
+	const isEnvelope =
+		typeof envelope === 'object' &&
+		envelope !== null &&
+		typeof (envelope as IDataObject).code === 'number';
 
-	if (response.statusCode >= 400 || mimeType === 'application/json' || complete) {
-		let envelope: unknown;
-		try {
-			envelope = complete && looksLikeJson(head) ? JSON.parse(head.toString('utf8')) : undefined;
-		} catch {
-			envelope = undefined;
-		}
-		const isEnvelope =
-			typeof envelope === 'object' &&
-			envelope !== null &&
-			typeof (envelope as IDataObject).code === 'number';
-		if (response.statusCode >= 400 || isEnvelope || mimeType === 'application/json') {
-			assertSuccessfulResponse(this.getNode(), OPERATION_LABEL, {
-				statusCode: response.statusCode,
-				body: head.toString('utf8'),
-			});
-			throw new NodeApiError(
-				this.getNode(),
-				{ statusCode: response.statusCode },
-				{
-					message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered with JSON instead of a file`,
-					description: 'Check that the URL is the private URL of a file held by the service.',
-				},
-			);
-		}
+	if (response.statusCode >= 400 || isEnvelope || mimeType === 'application/json') {
+		assertSuccessfulResponse(this.getNode(), OPERATION_LABEL, {
+			statusCode: response.statusCode,
+			body: head.toString('utf8'),
+		});
+		throw new NodeApiError(
+			this.getNode(),
+			{ statusCode: response.statusCode },
+			{
+				message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered with JSON instead of a file`,
+				description: 'Check that the URL is the private URL of a file held by the service.',
+			},
+		);
 	}
 
 	const fileName =
