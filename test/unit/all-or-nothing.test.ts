@@ -251,6 +251,33 @@ describe('On Error = Continue: valid items go through, each invalid one carries 
 	});
 });
 
+describe('On Error = Continue with Request Options → Batching', () => {
+	enableMockedNetwork();
+
+	it('sends the valid items batch by batch; the invalid one carries its error', async () => {
+		const { scope, requests } = mockService();
+		acceptEveryCandidate(scope, 3);
+
+		const result = await runActionNode({
+			continueOnFail: true,
+			items: rows(4, { 1: { email: 'bad' } }),
+			parameters: {
+				...createProfile,
+				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 30 } } },
+			},
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests).toHaveLength(3);
+		expect(outputJson(result)).toEqual([
+			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
+			{ error: 'Invalid "Email" in item 1: "bad" is not an email address' },
+			{ transactionId: 'TXN-2', formId: FORM_ID, name: 'Candidate 2' },
+			{ transactionId: 'TXN-3', formId: FORM_ID, name: 'Candidate 3' },
+		]);
+	});
+});
+
 describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 	enableMockedNetwork();
 
