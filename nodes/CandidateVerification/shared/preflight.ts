@@ -57,9 +57,12 @@ export interface RunState {
  */
 const runs = new WeakMap<object, RunState>();
 
-function inputItems(context: IExecuteSingleFunctions): INodeExecutionData[] {
-	const { data } = context.getExecuteData();
-	return data.main?.[0] ?? data.ai_tool?.[0] ?? [context.getInputData()];
+/** Every input item of the run by index; only this item when the run's data is not available. */
+function inputItems(context: IExecuteSingleFunctions): Array<[number, INodeExecutionData]> {
+	const data = (context.getExecuteData() as IExecuteData | undefined)?.data;
+	const all = data?.main?.[0] ?? data?.ai_tool?.[0];
+	if (all) return all.map((item, itemIndex) => [itemIndex, item]);
+	return [[context.getItemIndex(), context.getInputData()]];
 }
 
 function runKey(context: IExecuteSingleFunctions): object {
@@ -109,13 +112,16 @@ function itemError(context: IExecuteSingleFunctions, problems: Problem[]): NodeO
  */
 function checkAllItems(context: IExecuteSingleFunctions, build: RequestBuilder): RunState {
 	const timezone = context.getTimezone();
-	const items = inputItems(context).map((item, itemIndex): PreparedItem => {
+	const items: PreparedItem[] = [];
+	for (const [itemIndex, item] of inputItems(context)) {
 		const input = new ItemInput(context, itemIndex, item, timezone);
 		const request = build(input);
-		if (input.problems.length === 0) return { request, problems: [] };
-		return { problems: input.problems, error: itemError(context, input.problems) };
-	});
-	const problems = items.flatMap((item) => item.problems);
+		items[itemIndex] =
+			input.problems.length === 0
+				? { request, problems: [] }
+				: { problems: input.problems, error: itemError(context, input.problems) };
+	}
+	const problems = items.flatMap((item) => item?.problems ?? []);
 	let lastItemStarted = () => {};
 	const allItemsStarted = new Promise<void>((resolve) => (lastItemStarted = resolve));
 	return {
