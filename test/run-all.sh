@@ -20,6 +20,7 @@ if [ "${SKIP_E2E:-0}" = 1 ]; then
 	record e2e 0 0 1
 else
 	suite e2e bash test/e2e/run.sh
+	suite demo node test/e2e/demo-check.js
 fi
 
 final_summary
