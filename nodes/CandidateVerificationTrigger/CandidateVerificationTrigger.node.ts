@@ -7,13 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	isAuthentic,
-	isRegistered,
-	notificationItem,
-	register,
-	unregister,
-} from './CandidateVerificationTriggerHelpers';
+import { isAuthentic } from './helpers/authentication';
+import { isRegistered, register, unregister } from './helpers/lifecycle';
+import { notificationItem } from './helpers/payload';
 
 export class CandidateVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {
