@@ -530,7 +530,7 @@ async function checks() {
 		assert.equal(execution.status, 'error');
 		const { error, lastNodeExecuted } = execution.data.resultData;
 		assert.equal(lastNodeExecuted, 'Create Form (unknown purpose)');
-		assert.equal(error.message, 'Create Form was rejected by the Candidate Verification Service: "purpose" must be a valid purpose _id');
+		assert.equal(error.message, 'Create a form was rejected by the Candidate Verification Service: "purpose" must be a valid purpose _id');
 		assert.match(error.description, /\(HTTP 200, code -1\)/);
 		return `"${error.message}"`;
 	});

@@ -91,7 +91,7 @@ describe('File', () => {
 			const result = await runActionNode({ parameters: download });
 
 			expect(result.error?.message).toBe(
-				'Download File was rejected by the Candidate Verification Service: File not found',
+				'Download a private file was rejected by the Candidate Verification Service: File not found',
 			);
 			expect(result.items).toEqual([]);
 		});
@@ -103,7 +103,7 @@ describe('File', () => {
 			const result = await runActionNode({ parameters: download });
 
 			expect(result.error?.message).toBe(
-				'Download File failed: the Candidate Verification Service answered HTTP 404 with a body that is not JSON',
+				'Download a private file failed: the Candidate Verification Service answered HTTP 404 with a body that is not JSON',
 			);
 			expect(result.error?.description).toBe('Body starts with: Not Found');
 		});
@@ -164,7 +164,7 @@ describe('File', () => {
 			});
 
 			expect(result.error?.message).toBe(
-				'Get Signed URL (download token step) was rejected by the Candidate Verification Service: "url" is not a private file',
+				'Get a signed URL for a private file (download token step) was rejected by the Candidate Verification Service: "url" is not a private file',
 			);
 			expect(requests).toHaveLength(1);
 		});
