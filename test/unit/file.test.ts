@@ -65,6 +65,31 @@ describe('File', () => {
 			expect((await storedBytes(result, 'report')).equals(PDF)).toBe(true);
 		});
 
+		it('keeps the input item’s fields (transaction, candidate name) next to the file’s', async () => {
+			const { scope } = mockService();
+			scope.post(DOWNLOAD).reply(200, PDF, { 'content-type': 'application/pdf' });
+
+			const result = await runActionNode({
+				items: [{ transactionId: 'TXN-1', name: 'Asha Verma', state: 'COMPLETED' }],
+				parameters: { ...download, url: '={{ "' + PRIVATE_URL + '" }}' },
+			});
+
+			expect(outputJson(result)).toEqual([
+				{
+					transactionId: 'TXN-1',
+					name: 'Asha Verma',
+					state: 'COMPLETED',
+					url: PRIVATE_URL,
+					fileName: 'offer letter.pdf',
+					mimeType: 'application/pdf',
+					fileSize: '200 kB',
+					bytes: PDF.length,
+					binaryPropertyName: 'report',
+				},
+			]);
+			expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		});
+
 		it('takes the file name from the URL and honours a file name override', async () => {
 			const { scope } = mockService();
 			scope.post(DOWNLOAD).times(2).reply(200, PDF, { 'content-type': 'application/pdf' });

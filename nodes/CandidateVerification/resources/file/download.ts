@@ -146,7 +146,9 @@ async function storeDownloadedFile(
 	);
 	return [
 		{
+			// The input item's fields (transaction, candidate name…) stay next to the file's.
 			json: {
+				...this.getInputData().json,
 				url,
 				fileName: binary.fileName ?? fileName,
 				mimeType: binary.mimeType,

@@ -26,4 +26,23 @@ export const purposeDescription: INodeProperties[] = [
 			},
 		},
 	]),
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show: { resource: ['purpose'], operation: ['getAll'] } },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { resource: ['purpose'], operation: ['getAll'], returnAll: [false] } },
+		// The service returns the whole list; n8n keeps the first ones.
+		routing: { output: { maxResults: '={{$value}}' } },
+	},
 ];
