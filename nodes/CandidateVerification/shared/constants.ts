@@ -4,6 +4,16 @@ export const VERIFICATION_API = '/verification/api/1.0';
 /** From the provider's public documentation: uploads live under a different prefix. */
 export const UTILITY_API = '/utility/api/1.0';
 
+/** Transaction → Get Status's request (from the provider's public documentation). */
+export const TRANSACTION_STATUS_PATH = `${VERIFICATION_API}/transactions/info`;
+
+/** Check states seen in notifications (newState) and transaction status. */
+export const CHECK_STATES = [
+	{ name: 'Completed', value: 'COMPLETED' },
+	{ name: 'In Progress', value: 'IN_PROGRESS' },
+	{ name: 'Not Started', value: 'NOT_STARTED' },
+];
+
 export const SIGNED_URL_LIFETIME_MINUTES = 180;
 
 export interface CheckOption {

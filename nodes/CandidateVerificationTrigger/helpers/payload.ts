@@ -1,5 +1,12 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { ACTIONS } from '../../CandidateVerification/shared/actions';
+import {
+	CREDENTIAL_TYPE,
+	submissionName,
+	TRANSACTION_STATUS_PATH,
+} from '../../CandidateVerification/shared/constants';
+import { serviceRequest } from '../../CandidateVerification/shared/transport';
 import { SECRET_HEADERS } from './authentication';
 
 const HIDDEN_HEADERS = new Set<string>([
@@ -57,4 +64,61 @@ export async function notificationItem(
 		receivedAt: new Date().toISOString(),
 		...(includeHeaders ? { headers: visibleHeaders.call(this) } : {}),
 	};
+}
+
+export interface NotificationFilters {
+	checks?: string[];
+	states?: string[];
+}
+
+/**
+ * True when the notification is one the user asked for. An empty filter lets everything through;
+ * a notification without the filtered field does not pass a set filter.
+ */
+export function passesFilters(item: IDataObject, filters: NotificationFilters): boolean {
+	const checks = (filters.checks ?? []).map(submissionName);
+	if (checks.length > 0) {
+		const check =
+			typeof item.verificationId === 'string' ? submissionName(item.verificationId) : '';
+		if (!checks.includes(check)) return false;
+	}
+	const states = filters.states ?? [];
+	if (states.length > 0 && !states.includes(String(item.newState ?? ''))) return false;
+	return true;
+}
+
+/**
+ * Adds the candidate's name, the overall state and the report URL, read with Transaction → Get
+ * Status's request. A failed read never loses the notification: the item carries the error instead.
+ */
+export async function addTransactionDetails(
+	this: IWebhookFunctions,
+	item: IDataObject,
+): Promise<IDataObject> {
+	try {
+		const transactionId = typeof item.transactionId === 'string' ? item.transactionId.trim() : '';
+		if (transactionId === '') throw new Error('the notification has no transactionId');
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		const orgId = String(credentials.orgId ?? '').trim();
+		if (orgId === '') throw new Error('set the Organisation ID in the credential');
+		const envelope = await serviceRequest.call(this, ACTIONS.transactionGetStatus, {
+			method: 'GET',
+			path: TRANSACTION_STATUS_PATH,
+			qs: { orgId, txnId: transactionId },
+		});
+		const transaction = envelope.data ?? {};
+		const candidate = (transaction.candidate ?? {}) as IDataObject;
+		return {
+			...item,
+			candidateName: candidate.name ?? null,
+			transactionState: transaction.state ?? null,
+			reportUrl: transaction.report ?? null,
+			transaction,
+		};
+	} catch (error) {
+		return {
+			...item,
+			transactionDetailsError: `Could not add the transaction's details: ${(error as Error).message}`,
+		};
+	}
 }

@@ -5,6 +5,7 @@ import {
 	CREDENTIAL_TYPE,
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
+	TRANSACTION_STATUS_PATH,
 	VERIFICATION_API,
 } from '../../shared/constants';
 import { operationSelector } from '../../shared/descriptions';
@@ -56,7 +57,7 @@ export const transactionDescription: INodeProperties[] = [
 			description:
 				'Read a candidate’s overall state, each check’s state, the candidate details and the report URL (changes nothing)',
 			routing: {
-				request: { method: 'GET', url: `${VERIFICATION_API}/transactions/info` },
+				request: { method: 'GET', url: TRANSACTION_STATUS_PATH },
 				send: { preSend: [buildStatusQuery] },
 				output: { postReceive: [handleResponse(ACTIONS.transactionGetStatus, envelopeData)] },
 			},
