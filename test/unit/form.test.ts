@@ -57,9 +57,7 @@ describe('Form → Create', () => {
 			sharing: { visibility: 'private' },
 			expiry: 1798675200,
 		});
-		expect(outputJson(result)).toEqual([
-			{ ...storedForm, expiryDate: '2026-12-31T00:00:00.000Z' },
-		]);
+		expect(outputJson(result)).toEqual([{ ...storedForm, expiryDate: '2026-12-31T00:00:00.000Z' }]);
 		scope.done();
 	});
 
