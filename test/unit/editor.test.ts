@@ -55,7 +55,7 @@ describe('Editor: what a no-code user sees', () => {
 			for (const option of options) {
 				expect(option.name.length).toBeLessThanOrEqual(28);
 				expect(option.name).not.toContain(String(option.value));
-				expect(option.description).toContain(`Sent as ${String(option.value)}`);
+				expect(option.description).toContain(`Check name: ${String(option.value)}`);
 			}
 			expect(labels.filter((label) => /police/i.test(label))).toEqual(['Police Verification']);
 		}

@@ -26,7 +26,7 @@ export interface CheckOption {
 }
 
 function check(value: string, name: string, what?: string): CheckOption {
-	return { name, value, description: `${what ? `${what}. ` : ''}Sent as ${value}` };
+	return { name, value, description: `${what ? `${what}. ` : ''}Check name: ${value}` };
 }
 
 function byName(options: CheckOption[]): CheckOption[] {
