@@ -54,6 +54,11 @@ cv_install_package() {
 		(cd "$dest" && npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow \
 			--ignore-scripts=true --package-lock=false --loglevel=error) || return 1
 	fi
+	# This user folder lives inside the repository, whose node_modules holds the dev copy of
+	# n8n-workflow: Node would find it before n8n's own (a real ~/.n8n finds n8n's through NODE_PATH),
+	# and errors of another copy fail n8n-core's instanceof checks (the editor then shows
+	# "Error code: none"). Resolve n8n's own copy, as a real installation does.
+	ln -sfn "$CV_N8N_DIR/node_modules/n8n-workflow" "$nodes_dir/node_modules/n8n-workflow" || return 1
 	node -e '
 		const fs = require("fs"), [file, name, version] = process.argv.slice(1);
 		const nodes = JSON.parse(fs.readFileSync(file, "utf8"));
