@@ -9,7 +9,7 @@ import { purposeDescription } from './resources/purpose';
 import { transactionDescription } from './resources/transaction';
 import { verificationDescription } from './resources/verification';
 import { webhookConfigDescription } from './resources/webhookConfig';
-import { getPurposes } from './shared/loadOptions';
+import { searchPurposes } from './shared/loadOptions';
 
 export class CandidateVerification implements INodeType {
 	description: INodeTypeDescription = {
@@ -63,5 +63,5 @@ export class CandidateVerification implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getPurposes } };
+	methods = { listSearch: { searchPurposes } };
 }
