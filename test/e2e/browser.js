@@ -23,7 +23,12 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { N8nClient } = require('./n8n-client');
-const { ROOT, E2E_OWNER, describedOperations } = require('./package-under-test');
+const {
+	ROOT,
+	E2E_OWNER,
+	SANDBOX_CREDENTIAL,
+	describedOperations,
+} = require('./package-under-test');
 const { createReport } = require('./report');
 
 const N8N_URL = process.env.CV_N8N_URL;
@@ -102,6 +107,7 @@ class Editor {
 			} catch (error) {
 				const file = path.join(SHOTS_DIR, `failed-${slug(name).slice(0, 80)}.png`);
 				await this.page.screenshot({ path: file }).catch(() => {});
+				await this.recover();
 				throw error;
 			}
 		});
@@ -138,6 +144,13 @@ class Editor {
 			.getByText(itemText, { exact: true })
 			.click();
 		await this.ndv.waitFor({ timeout: 30_000 });
+	}
+
+	/** After a failed step: closes open lists and the panel so the next step starts clean. */
+	async recover() {
+		await this.page.keyboard.press('Escape').catch(() => {});
+		if (await this.ndv.isVisible().catch(() => false)) await this.closeNdv().catch(() => {});
+		this.consoleErrors.splice(0);
 	}
 
 	async closeNdv() {
@@ -185,6 +198,19 @@ class Editor {
 	}
 }
 
+/**
+ * n8n preselects the most recently updated credential of its type on a node just added. The e2e
+ * instance also holds a credential behind a failing gateway (for checks.js): saving the sandbox
+ * credential unchanged makes it the one preselected, as for a user with one working credential.
+ */
+async function makeMostRecent(client, credentialId) {
+	const { name, type, data } = await client.rest(
+		'GET',
+		`/credentials/${credentialId}?includeData=true`,
+	);
+	await client.rest('PATCH', `/credentials/${credentialId}`, { name, type, data });
+}
+
 async function launch() {
 	const { chromium } = require('playwright-core');
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-e2e-chromium-'));
@@ -215,7 +241,11 @@ async function freshNodeChecks(editor, operations) {
 			const credential = await editor.ndv
 				.locator('[data-test-id="node-credentials-select"] input')
 				.inputValue();
-			assert.ok(credential, 'no credential selected');
+			assert.equal(
+				credential,
+				SANDBOX_CREDENTIAL.name,
+				'the most recent credential is not preselected',
+			);
 			const shot = await editor.inspectPanel('new-trigger', { filled: false });
 			await editor.closeNdv();
 			return `credential "${credential}", ${shot}`;
@@ -306,6 +336,7 @@ async function main() {
 	fs.mkdirSync(SHOTS_DIR, { recursive: true });
 	const client = new N8nClient(N8N_URL);
 	await client.ownerSession(E2E_OWNER);
+	await makeMostRecent(client, SANDBOX_CREDENTIAL.id);
 	const operations = describedOperations();
 
 	const { page, close } = await launch();
