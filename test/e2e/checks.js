@@ -477,13 +477,16 @@ async function checks() {
 	const webhookStatus = () => post({});
 	const configsAtTrigger = async () => (await sandboxState()).webhookConfigs.filter((c) => c.endpoint === TRIGGER_URL);
 	const configRequests = async () => (await sandboxRequests()).filter((r) => r.path.startsWith(`${V}/webhook-config`));
+	const configRequestsSince = async (before, what) =>
+		(await waitFor(configRequests, (requests) => requests.length > before.length, what)).slice(before.length);
 	let secretWhileInactive;
 
 	await check('deactivate (public API): webhook unregistered in n8n, secret at the service replaced', async () => {
 		const before = await configRequests();
 		await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/deactivate`);
 		await waitFor(webhookStatus, (status) => status === 404, 'the webhook to be removed');
-		const after = (await configRequests()).slice(before.length);
+		// n8n removes the route before the deactivation hook's PUT reaches the service: wait for it.
+		const after = await configRequestsSince(before, 'the secret-replacing PUT');
 		assert.deepEqual(after.map((r) => `${r.method} ${r.path}`), [`PUT ${V}/webhook-config/${registration.id}`]);
 		const [config] = await configsAtTrigger();
 		assert.ok(config.apiKey !== registration.secret, 'the old secret is still configured');
@@ -504,7 +507,7 @@ async function checks() {
 		const before = await configRequests();
 		await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/activate`);
 		await waitFor(webhookStatus, (status) => status === 401, 'the webhook to be registered');
-		const after = (await configRequests()).slice(before.length);
+		const after = await configRequestsSince(before, 'the re-registering PUT');
 		assert.deepEqual(after.map((r) => `${r.method} ${r.path}`), [`PUT ${V}/webhook-config/${registration.id}`]);
 		assert.ok(after[0].headers['x-api-key'] === API_KEY);
 		const configs = await configsAtTrigger();

@@ -104,6 +104,23 @@ cv_stop() {
 	return 0
 }
 
+# cv_watchdog OWNER_PID GROUP_PID...: stops the process groups once OWNER_PID has gone, however it
+# went (Ctrl-C through a pipe, SIGKILL, a closed terminal). Runs in its own session, so the signal
+# that ends the owner does not end the watchdog first.
+cv_watchdog() {
+	setsid bash -c '
+		owner=$1; shift
+		while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+		for group in "$@"; do kill -TERM -- "-$group" 2>/dev/null; done
+		for _ in $(seq 1 30); do
+			alive=0
+			for group in "$@"; do kill -0 -- "-$group" 2>/dev/null && alive=1; done
+			[ "$alive" = 1 ] || exit 0
+			sleep 1
+		done
+		for group in "$@"; do kill -KILL -- "-$group" 2>/dev/null; done' cv-watchdog "$@" </dev/null >/dev/null 2>&1 &
+}
+
 # cv_write_credentials FILE SANDBOX_URL API_KEY ORG_ID [GATEWAY_URL]: the credentials for
 # `n8n import:credentials` (plain JSON; n8n encrypts `data` on import). The IDs and the name are
 # the ones the example workflows reference. The file holds a key: mode 600, delete after import.
