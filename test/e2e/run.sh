@@ -21,7 +21,7 @@ rm -rf "$RUN" && mkdir -p "$RUN" && touch "$RUN/.cv-e2e-run"
 PASSED=0 FAILED=0 SKIPPED=0
 ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
 bad() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
-summary() { [ "$SKIPPED" -eq 0 ] || echo "$SKIPPED skipped"; echo "$PASSED passed, $FAILED failed"; }
+summary() { echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"; }
 
 CV_SANDBOX_PID='' CV_N8N_PID=''
 cleanup() {
