@@ -9,7 +9,7 @@ import { purposeDescription } from './resources/purpose';
 import { transactionDescription } from './resources/transaction';
 import { verificationDescription } from './resources/verification';
 import { webhookConfigDescription } from './resources/webhookConfig';
-import { getPurposes } from './shared/loadOptions';
+import { searchPurposes } from './shared/loadOptions';
 import { subtitleExpression } from './shared/subtitle';
 
 const properties: INodeProperties[] = [
@@ -66,5 +66,5 @@ export class CandidateVerification implements INodeType {
 		properties,
 	};
 
-	methods = { loadOptions: { getPurposes } };
+	methods = { listSearch: { searchPurposes } };
 }

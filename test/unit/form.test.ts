@@ -78,6 +78,24 @@ describe('Form → Create', () => {
 	});
 
 	it.each([
+		[
+			'chosen from the list',
+			{ __rl: true, mode: 'list', value: 'purpose-bgv', cachedResultName: 'BGV' },
+		],
+		['given as an ID', { __rl: true, mode: 'id', value: ' purpose-bgv ' }],
+		['given as an ID expression', { __rl: true, mode: 'id', value: '={{ "purpose-" + "bgv" }}' }],
+		['a plain string (workflows saved before the resource locator)', 'purpose-bgv'],
+	])('sends the purpose _id when it is %s', async (_how, purpose) => {
+		const { scope, requests } = mockService();
+		scope.post('/verification/api/1.0/ekyc-forms').reply(200, success(storedForm));
+
+		const result = await runActionNode({ parameters: { ...formParameters, purpose } });
+
+		expect(result.error).toBeUndefined();
+		expect((requests[0].body as { purpose: unknown }).purpose).toBe('purpose-bgv');
+	});
+
+	it.each([
 		[{ checks: '={{ [] }}' }, 'Invalid "Checks" in item 0: choose at least one check'],
 		[
 			{ checks: ['bgv-employment', 'bgv-unknown'] },
@@ -89,8 +107,8 @@ describe('Form → Create', () => {
 		],
 		[{ name: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
 		[
-			{ purpose: '={{ $json.missing ?? "" }}' },
-			'Invalid "Purpose Name or ID" in item 0: it is required and is empty',
+			{ purpose: { __rl: true, mode: 'id', value: '={{ $json.missing ?? "" }}' } },
+			'Invalid "Purpose" in item 0: it is required and is empty',
 		],
 		[
 			{ visibility: 'friends' },

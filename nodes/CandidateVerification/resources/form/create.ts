@@ -31,15 +31,29 @@ export const formCreateDescription: INodeProperties[] = [
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
-		displayName: 'Purpose Name or ID',
+		displayName: 'Purpose',
 		name: 'purpose',
-		type: 'options',
+		type: 'resourceLocator',
 		required: true,
-		default: '',
-		typeOptions: { loadOptionsMethod: 'getPurposes' },
+		default: { mode: 'list', value: '' },
 		description:
-			'Why the checks are run. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'Why the checks are run: pick one of the purposes the service lists, or give its ID (the _id from Purpose → Get Many)',
 		displayOptions: { show: showOnlyForFormCreate },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a purpose...',
+				typeOptions: { searchListMethod: 'searchPurposes', searchable: true },
+			},
+			{
+				displayName: 'ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 65f1c0ffee0000000000abcd',
+			},
+		],
 	},
 	{
 		displayName: 'Checks',
@@ -142,7 +156,12 @@ async function buildFormBody(
 
 	const body: IDataObject = {
 		name: requireText(this, 'name', 'Form Name'),
-		purpose: requireText(this, 'purpose', 'Purpose Name or ID'),
+		purpose: requireText(
+			this,
+			'purpose',
+			'Purpose',
+			this.getNodeParameter('purpose', '', { extractValue: true }),
+		),
 		verifications,
 		userPaymentRequired: requireBoolean(
 			this,
