@@ -29,7 +29,9 @@ function createProfileParameters(formId) {
 		formId,
 		name: fromItem('name'),
 		gender: fromItem('gender'),
-		additionalFields: Object.fromEntries(ADDITIONAL_FIELDS.map((field) => [field, fromItem(field)])),
+		additionalFields: Object.fromEntries(
+			ADDITIONAL_FIELDS.map((field) => [field, fromItem(field)]),
+		),
 	};
 }
 

@@ -39,6 +39,8 @@ export class BulkPost implements INodeType {
 				})) as IDataObject;
 			}),
 		);
-		return [answers.map((answer, item) => ({ json: answer.data as IDataObject, pairedItem: { item } }))];
+		return [
+			answers.map((answer, item) => ({ json: answer.data as IDataObject, pairedItem: { item } })),
+		];
 	}
 }

@@ -100,7 +100,9 @@ describe('per-item cost of a bulk Profile → Create (issue 11 guard)', () => {
 		expect(result.error).toBeUndefined();
 		expect(outputJson(result)).toHaveLength(ITEMS);
 		expect(sandbox.requests).toHaveLength(ITEMS);
-		const last = sandbox.requests.find((r: { body: IDataObject }) => r.body.name === `Candidate ${ITEMS - 1}`);
+		const last = sandbox.requests.find(
+			(r: { body: IDataObject }) => r.body.name === `Candidate ${ITEMS - 1}`,
+		);
 		expect(last).toMatchObject({ method: 'POST', path: path(), status: 200 });
 		const { dob, fatherName, ...sent } = candidateRow(ITEMS - 1);
 		expect(last.body).toEqual({ ...sent, verificationFields: { dob, fatherName } });
@@ -115,7 +117,8 @@ describe('per-item cost of a bulk Profile → Create (issue 11 guard)', () => {
 		const started = performance.now();
 		for (let round = 0; round < MAX_ROUNDS; round++) {
 			const roundStarted = performance.now();
-			const order: Array<keyof typeof variants> = round % 2 ? ['baseline', 'node'] : ['node', 'baseline'];
+			const order: Array<keyof typeof variants> =
+				round % 2 ? ['baseline', 'node'] : ['node', 'baseline'];
 			for (const variant of order) times[variant].push(await timed(variant));
 			// Another round only when it fits the budget at the pace of this one (the slow node of today takes one or two).
 			const roundMs = performance.now() - roundStarted;
