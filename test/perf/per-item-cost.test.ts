@@ -5,11 +5,13 @@
  * HTTP Request node does. Both talk to the service sandbox on loopback. Runs are interleaved and the medians
  * compared, so a busy machine slows both sides alike. No absolute time is asserted.
  *
- * MAX_RATIO: on the code before the issue-11 optimisation this test measured 4.90× and 2.89× (and the other runs
- * listed in the README's Performance section) on the shared 2-core machine at load average 13, the node taking
- * 23–30 s and the baseline 6–8 s per 1000 items. 10× leaves 2× room above the worst of those for a busy machine
- * and still fails when the per-item cost doubles. Tighten it (e.g. to 2×) once the optimised node is measured.
- * Today's node needs one round (~25 s busy); an optimised one gets up to three within BUDGET_MS.
+ * MAX_RATIO: on the code before the issue-11 optimisation this test measured 2.89×, 4.90×, 6.13× and 6.91× on
+ * the shared 2-core machine at load average 13–16 (alone and inside the full jest run), the node taking 23–41 s
+ * and the baseline 6–8 s per 1000 items; the ratio grows with the load (the node's cost is CPU, the baseline's
+ * mostly waiting). 15× leaves about 2× room above the worst of those and still fails when today's per-item
+ * cost doubles. Tighten it (e.g. to 3×) once the optimised node is merged and measured.
+ * Run time: one round for today's node (35–70 s on that machine), up to three rounds within BUDGET_MS once
+ * the node is fast. The 300 s timeout is only a safety net against a hang.
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
@@ -27,7 +29,7 @@ const {
 } = require('../../bench/candidates');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const MAX_RATIO = 10;
+const MAX_RATIO = 15;
 const ITEMS = 1000;
 /** Interleaved rounds (node + baseline each): up to MAX_ROUNDS while they fit BUDGET_MS, at least one. */
 const MAX_ROUNDS = 3;
@@ -130,5 +132,5 @@ describe('per-item cost of a bulk Profile → Create (issue 11 guard)', () => {
 			`per-item cost guard: node ${median(times.node).toFixed(0)} ms, baseline ${median(times.baseline).toFixed(0)} ms for ${ITEMS} items, ratio ${ratio.toFixed(2)}× (bound ${MAX_RATIO}×); node runs ${times.node.map(Math.round).join('/')}, baseline runs ${times.baseline.map(Math.round).join('/')}`,
 		);
 		expect(ratio).toBeLessThanOrEqual(MAX_RATIO);
-	}, 120_000);
+	}, 300_000);
 });
