@@ -44,14 +44,15 @@ function startProbe(intervalMs = 50) {
 	const loop = (async () => {
 		while (running) {
 			const sent = performance.now();
+			let answered = true;
 			try {
-				await fetch(`${n8n.baseUrl}/healthz`, { signal: AbortSignal.timeout(120_000) });
+				await fetch(`${n8n.baseUrl}/healthz`, { signal: AbortSignal.timeout(30_000) });
 			} catch {
-				/* a failed probe counts as a gap until the next answer */
+				answered = false; // the gap goes on until a probe is answered
 			}
 			const now = performance.now();
 			longestGap = Math.max(longestGap, now - last);
-			last = now;
+			if (answered) last = now;
 			peakRss = Math.max(peakRss, rssBytes() || 0);
 			await sleep(Math.max(0, intervalMs - (now - sent)));
 		}
