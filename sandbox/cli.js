@@ -11,6 +11,8 @@ async function main() {
 		orgId: process.env.SANDBOX_ORG_ID || 'sandbox-org',
 		publicBaseUrl: process.env.SANDBOX_PUBLIC_BASE_URL || undefined,
 		notifyDelayMs: Number(process.env.SANDBOX_NOTIFY_DELAY_MS || 0),
+		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
+		generatedFileBytes: Math.round(Number(process.env.SANDBOX_GENERATED_FILE_MIB || 0) * 1024 * 1024),
 	});
 
 	// Method, path and status only: header values (API keys) never reach the log.
@@ -22,6 +24,7 @@ async function main() {
 	const { baseUrl } = await sandbox.listen(port, host);
 	console.log(`Candidate Verification sandbox listening on ${baseUrl} (API key: ${sandbox.apiKey}, org ID: ${sandbox.orgId})`);
 	console.log(`Sample private file: ${sandbox.sampleFileUrl}`);
+	if (sandbox.generatedFileUrl) console.log(`Generated private file: ${sandbox.generatedFileUrl}`);
 
 	let stopping = false;
 	const stop = (signal) => {

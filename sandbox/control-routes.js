@@ -7,9 +7,9 @@ const invalidControl = (problems) => reply.failure(400, problems.join('/'));
 
 /**
  * Test and demo helpers under /__sandbox (no API key, plain JSON answers, never recorded).
- * deps: { requests, snapshot, clock, state, moveCheck }.
+ * deps: { requests, snapshot, clock, state, moveCheck, concurrency }.
  */
-function createControlRoutes({ requests, snapshot, clock, state, moveCheck }) {
+function createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency }) {
 	function listRequests() {
 		return reply.json({ requests });
 	}
@@ -18,6 +18,15 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck }) {
 		const cleared = requests.length;
 		requests.length = 0;
 		return reply.json({ cleared });
+	}
+
+	function getConcurrency() {
+		return reply.json(concurrency.stats());
+	}
+
+	function resetConcurrency() {
+		concurrency.reset();
+		return reply.json(concurrency.stats());
 	}
 
 	function getState() {
@@ -46,6 +55,8 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck }) {
 		{ method: 'GET', path: '/__sandbox/requests', handler: listRequests },
 		{ method: 'DELETE', path: '/__sandbox/requests', handler: clearRequests },
 		{ method: 'GET', path: '/__sandbox/state', handler: getState },
+		{ method: 'GET', path: '/__sandbox/concurrency', handler: getConcurrency },
+		{ method: 'DELETE', path: '/__sandbox/concurrency', handler: resetConcurrency },
 		{ method: 'POST', path: '/__sandbox/clock', body: 'json', handler: advanceClock },
 		{ method: 'POST', path: '/__sandbox/transition', body: 'json', handler: transition },
 	];

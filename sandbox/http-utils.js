@@ -2,6 +2,8 @@
 
 const { Readable } = require('node:stream');
 
+const { fileSize } = require('./file-store');
+
 /** Handlers return plain reply descriptions; writeReply turns them into HTTP responses. */
 const reply = {
 	success: (data) => ({
@@ -25,9 +27,9 @@ function writeReply(res, { status, body, html, file }) {
 		res.writeHead(status, {
 			'content-type': file.contentType,
 			'content-disposition': contentDispositionFor(file.filename),
-			'content-length': file.data.length,
+			'content-length': fileSize(file),
 		});
-		Readable.from([file.data]).pipe(res);
+		(file.stream ? file.stream() : Readable.from([file.data])).pipe(res);
 		return;
 	}
 	const [contentType, payload] = html !== undefined ? ['text/html', html] : ['application/json', JSON.stringify(body)];

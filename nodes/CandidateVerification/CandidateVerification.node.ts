@@ -9,7 +9,8 @@ import { transactionDescription } from './resources/transaction';
 import { verificationDescription } from './resources/verification';
 import { webhookConfigDescription } from './resources/webhookConfig';
 import { CREDENTIAL_TYPE } from './shared/constants';
-import { getPurposes } from './shared/loadOptions';
+import { searchPurposes } from './shared/loadOptions';
+import { subtitleExpression } from './shared/subtitle';
 
 /**
  * Every resource's Operation selector before the fields, so a field declared once for several
@@ -22,6 +23,34 @@ function operationsFirst(properties: INodeProperties[]): INodeProperties[] {
 	];
 }
 
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'File', value: 'file' },
+			{ name: 'Form', value: 'form' },
+			{ name: 'Profile (Candidate)', value: 'profile' },
+			{ name: 'Purpose', value: 'purpose' },
+			{ name: 'Transaction', value: 'transaction' },
+			{ name: 'Verification', value: 'verification' },
+			{ name: 'Webhook Config', value: 'webhookConfig' },
+		],
+		default: 'profile',
+	},
+	...operationsFirst([
+		...formDescription,
+		...profileDescription,
+		...verificationDescription,
+		...fileDescription,
+		...webhookConfigDescription,
+		...purposeDescription,
+		...transactionDescription,
+	]),
+];
+
 export class CandidateVerification implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Candidate Verification',
@@ -32,7 +61,7 @@ export class CandidateVerification implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitleExpression(properties),
 		description:
 			'Create verification forms, add candidates, submit background and identity checks, and fetch their documents',
 		defaults: { name: 'Candidate Verification' },
@@ -48,34 +77,8 @@ export class CandidateVerification implements INodeType {
 			// Success is decided on the envelope's `code` by every operation's post-receive.
 			ignoreHttpStatusErrors: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'File', value: 'file' },
-					{ name: 'Form', value: 'form' },
-					{ name: 'Profile (Candidate)', value: 'profile' },
-					{ name: 'Purpose', value: 'purpose' },
-					{ name: 'Transaction', value: 'transaction' },
-					{ name: 'Verification', value: 'verification' },
-					{ name: 'Webhook Config', value: 'webhookConfig' },
-				],
-				default: 'profile',
-			},
-			...operationsFirst([
-				...formDescription,
-				...profileDescription,
-				...verificationDescription,
-				...fileDescription,
-				...webhookConfigDescription,
-				...purposeDescription,
-				...transactionDescription,
-			]),
-		],
+		properties,
 	};
 
-	methods = { loadOptions: { getPurposes } };
+	methods = { listSearch: { searchPurposes } };
 }

@@ -18,10 +18,10 @@ if [ -e "$RUN" ] && [ ! -f "$RUN/.cv-e2e-run" ] && [ -n "$(ls -A "$RUN" 2>/dev/n
 	exit 2
 fi
 rm -rf "$RUN" && mkdir -p "$RUN" && touch "$RUN/.cv-e2e-run"
-PASSED=0 FAILED=0
+PASSED=0 FAILED=0 SKIPPED=0
 ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
 bad() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
-summary() { echo "$PASSED passed, $FAILED failed"; }
+summary() { echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"; }
 
 CV_SANDBOX_PID='' CV_N8N_PID=''
 cleanup() {
@@ -69,6 +69,7 @@ SANDBOX_ORG_ID="e2e-org-$(node -p 'require("crypto").randomBytes(4).toString("he
 export SANDBOX_API_KEY SANDBOX_ORG_ID
 SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
 cv_start_sandbox "$RUN/sandbox.log" "$SANDBOX_PORT" || abort "sandbox starts on $SANDBOX_URL"
+cv_watchdog $$ "$CV_SANDBOX_PID"
 ok "sandbox starts on $SANDBOX_URL"
 
 # 5. offline CLI steps, before the server runs (they would clash on the task broker port)
@@ -97,6 +98,7 @@ echo "# offline CLI steps took $((SECONDS - t))s"
 # 6. the server, then the checks against it
 t=$SECONDS
 cv_start_n8n "$RUN/n8n.log" || { tail -40 "$RUN/n8n.log" >&2; abort "n8n starts on http://127.0.0.1:$N8N_PORT"; }
+cv_watchdog $$ "$CV_N8N_PID"
 ok "n8n starts on http://127.0.0.1:$N8N_PORT ($((SECONDS - t))s)"
 
 t=$SECONDS
@@ -107,6 +109,30 @@ PASSED=$((PASSED + $(grep -c '^ok - ' "$RUN/checks.out")))
 FAILED=$((FAILED + $(grep -c '^FAIL - ' "$RUN/checks.out")))
 [ "$CHECKS_RC" -eq 0 ] || grep -q '^FAIL - ' "$RUN/checks.out" || bad "checks.js ran to the end (exit $CHECKS_RC, see $RUN/checks.stderr)"
 echo "# checks took $((SECONDS - t))s; total $((SECONDS - T0))s; logs in $RUN"
+
+# 7. the editor in Chromium (browser.js; screenshots in .e2e/shots/) and n8n's AI Agent calling the
+# node as a tool (agent.js); their ok/FAIL/skip lines are counted like checks.js's
+run_suite() {
+	local name=$1 t=$SECONDS rc
+	shift
+	"$@" 2>"$RUN/$name.stderr" | tee "$RUN/$name.out"
+	rc=${PIPESTATUS[0]}
+	PASSED=$((PASSED + $(grep -c '^ok - ' "$RUN/$name.out")))
+	FAILED=$((FAILED + $(grep -c '^FAIL - ' "$RUN/$name.out")))
+	SKIPPED=$((SKIPPED + $(grep -c '^skip - ' "$RUN/$name.out")))
+	[ "$rc" -eq 0 ] || grep -q '^FAIL - ' "$RUN/$name.out" || bad "$name ran to the end (exit $rc, see $RUN/$name.stderr)"
+	echo "# $name took $((SECONDS - t))s"
+}
+t=$SECONDS
+if CHROMIUM=$(bash "$CV_E2E_HOME/ensure-chromium.sh" "$RUN/chromium-install.log"); then
+	echo "# Chromium $CHROMIUM ready in $((SECONDS - t))s"; CHROMIUM_SKIP=''
+else
+	CHROMIUM_SKIP=$CHROMIUM CHROMIUM=''
+fi
+CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SHOTS_DIR=$CV_ROOT/.e2e/shots CV_CHROMIUM=$CHROMIUM CV_CHROMIUM_SKIP=$CHROMIUM_SKIP \
+	run_suite browser node "$CV_E2E_HOME/browser.js"
+CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL run_suite agent node "$CV_E2E_HOME/agent.js"
+echo "# total $((SECONDS - T0))s"
 
 summary
 [ "$FAILED" -eq 0 ]

@@ -12,6 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { BulkPost } from './bulk-post';
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
 import { TestCredentialsHelper } from './credentials-helper';
@@ -21,6 +22,7 @@ export const PACKAGE = 'n8n-nodes-candidate-verification';
 export const ACTION_NODE_TYPE = `${PACKAGE}.candidateVerification`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE}.candidateVerificationTrigger`;
 export const ITEMS_SOURCE_TYPE = 'test.itemsSource';
+export const BULK_POST_TYPE = 'test.bulkPost';
 
 /** As n8n's loader does: declarative nodes get the Request Options collection (timeout, batching…). */
 function loadedLikeN8n<T extends INodeType>(nodeType: T): T {
@@ -32,6 +34,7 @@ const nodeTypesByName: Record<string, INodeType | IVersionedNodeType> = {
 	[ACTION_NODE_TYPE]: loadedLikeN8n(new CandidateVerification()),
 	[TRIGGER_NODE_TYPE]: new CandidateVerificationTrigger(),
 	[ITEMS_SOURCE_TYPE]: new ItemsSource(),
+	[BULK_POST_TYPE]: new BulkPost(),
 };
 
 export const nodeTypes: INodeTypes = {

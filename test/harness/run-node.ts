@@ -28,6 +28,8 @@ export interface RunOptions {
 	credentials?: ICredentialDataDecryptedObject;
 	/** The workflow's time zone (Settings → Timezone); n8n's default when not given. */
 	timezone?: string;
+	/** Another node type of the harness in place of Candidate Verification (e.g. the perf guard's baseline). */
+	nodeType?: string;
 }
 
 export interface NodeRunResult {
@@ -57,7 +59,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		{
 			id: '00000000-0000-4000-8000-000000000002',
 			name: NODE_NAME,
-			type: ACTION_NODE_TYPE,
+			type: options.nodeType ?? ACTION_NODE_TYPE,
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: options.parameters,

@@ -1084,6 +1084,70 @@ describe('control endpoints and recording', () => {
 	});
 });
 
+describe('benchmark options: latency, concurrency, generated file', () => {
+	const concurrency = async () => (await call('GET', '/__sandbox/concurrency', { apiKey: null })).json;
+
+	async function restart(options) {
+		await sandbox.close();
+		sandbox = createSandbox({ apiKey: API_KEY, orgId: ORG_ID, now: () => START, ...options });
+		({ baseUrl } = await sandbox.listen());
+	}
+
+	test('latencyMs holds every API answer that long; control requests answer at once and are not counted', async () => {
+		await restart({ latencyMs: 500 });
+		const started = Date.now();
+		const answers = await Promise.all(Array.from({ length: 5 }, () => call('GET', `${V}/purposes`)));
+		expect(Date.now() - started).toBeGreaterThanOrEqual(495);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+		// All five were held by the latency at the same time.
+		expect(await concurrency()).toEqual({ inFlight: 0, maxInFlight: 5, requests: 5 });
+		expect(sandbox.concurrency()).toEqual({ inFlight: 0, maxInFlight: 5, requests: 5 });
+	});
+
+	test('without latency sequential requests never overlap; DELETE /__sandbox/concurrency resets the counters', async () => {
+		await call('GET', `${V}/purposes`);
+		await call('GET', `${V}/purposes`);
+		expect(await concurrency()).toEqual({ inFlight: 0, maxInFlight: 1, requests: 2 });
+		expect((await call('DELETE', '/__sandbox/concurrency', { apiKey: null })).json).toEqual({ inFlight: 0, maxInFlight: 0, requests: 0 });
+	});
+
+	test('generatedFileBytes: a 300 MiB private file streamed on download, never held in memory', async () => {
+		const size = 300 * 1024 * 1024;
+		await restart({ generatedFileBytes: size });
+		const generated = [...sandbox.state.files.values()].find((file) => file.source === 'generated');
+		expect(generated.data).toBeUndefined();
+		expect(sandbox.generatedFileUrl).toBe(`${baseUrl}/private-files/${generated.id}/generated-document.pdf`);
+		const { json: state } = await call('GET', '/__sandbox/state', { apiKey: null });
+		expect(state.generatedFileUrl).toBe(sandbox.generatedFileUrl);
+		expect(state.files.find((file) => file.source === 'generated')).toMatchObject({ size, filename: 'generated-document.pdf' });
+
+		// Counted as it arrives (the test does not buffer it either).
+		const { status, headers, bytes, head } = await new Promise((resolve, reject) => {
+			const req = http.request(`${baseUrl}${V}/download-manager/download-file`, {
+				method: 'POST',
+				headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+			});
+			req.on('response', (res) => {
+				let received = 0;
+				let first = Buffer.alloc(0);
+				res.on('data', (chunk) => {
+					if (received === 0) first = Buffer.from(chunk.subarray(0, 8));
+					received += chunk.length;
+				});
+				res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, bytes: received, head: first }));
+				res.on('error', reject);
+			});
+			req.on('error', reject);
+			req.end(JSON.stringify({ url: sandbox.generatedFileUrl, getDownloadToken: false }));
+		});
+		expect(status).toBe(200);
+		expect(headers['content-length']).toBe(String(size));
+		expect(headers['content-type']).toBe('application/pdf');
+		expect(bytes).toBe(size);
+		expect(head.toString('latin1')).toBe('%PDF-1.4');
+	}, 180000);
+});
+
 describe('cli', () => {
 	test('prints the base URL, key and org ID, logs requests without header values and stops on SIGTERM', async () => {
 		const child = spawn(process.execPath, [path.join(__dirname, '../../sandbox/cli.js')], {

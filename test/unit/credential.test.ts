@@ -111,55 +111,102 @@ describe('Environment switch', () => {
 	});
 });
 
-describe('Purpose dropdown of Form → Create', () => {
+describe('Purpose of Form → Create (resource locator, list searched through searchPurposes)', () => {
 	enableMockedNetwork();
-
-	it('lists purposes by name with the _id as value, sorted', async () => {
-		const { scope, requests } = mockService();
-		scope.get('/verification/api/1.0/purposes').reply(
-			200,
-			success({
-				total: 2,
-				list: [
-					{ _id: 'p-kyc', name: 'KYC' },
-					{ _id: 'p-bgv', name: 'BGV' },
-				],
-			}),
+	const purposeList = success({
+		total: 3,
+		list: [
+			{ _id: 'p-kyc', name: 'KYC' },
+			{ _id: 'p-bgv', name: 'BGV' },
+			{ _id: 'p-avail', name: 'Availing Service' },
+		],
+	});
+	const searchPurposes = (filter?: string) =>
+		new CandidateVerification().methods.listSearch.searchPurposes.call(
+			new LoadOptionsContext(workflow, node, createAdditionalData(), 'purpose'),
+			filter,
 		);
-		const context = new LoadOptionsContext(workflow, node, createAdditionalData(), 'purpose');
 
-		const options = await new CandidateVerification().methods.loadOptions.getPurposes.call(context);
-
-		expect(options).toEqual([
-			{ name: 'BGV', value: 'p-bgv' },
-			{ name: 'KYC', value: 'p-kyc' },
+	it('is a resource locator (list + ID) whose list mode calls a registered list search', () => {
+		const { description, methods } = new CandidateVerification();
+		const purpose = description.properties.find((property) => property.name === 'purpose');
+		expect(purpose?.type).toBe('resourceLocator');
+		expect(purpose?.default).toEqual({ mode: 'list', value: '' });
+		expect(purpose?.modes?.map((mode) => [mode.name, mode.type])).toEqual([
+			['list', 'list'],
+			['id', 'string'],
 		]);
+		const listMethod = purpose?.modes?.[0].typeOptions?.searchListMethod as string;
+		expect(Object.keys(methods.listSearch)).toEqual([listMethod]);
+		// No options dropdown loads on its own when the node is added (before n8n sets the credential).
+		const eagerLoaders = description.properties.filter(
+			(property) => property.typeOptions?.loadOptionsMethod || property.typeOptions?.loadOptions,
+		);
+		expect(eagerLoaders).toEqual([]);
+	});
+
+	it('lists purposes by name with the _id as value, sorted, with the credential key', async () => {
+		const { scope, requests } = mockService();
+		scope.get('/verification/api/1.0/purposes').reply(200, purposeList);
+
+		expect(await searchPurposes()).toEqual({
+			results: [
+				{ name: 'Availing Service', value: 'p-avail' },
+				{ name: 'BGV', value: 'p-bgv' },
+				{ name: 'KYC', value: 'p-kyc' },
+			],
+		});
+		expect(requests).toHaveLength(1);
+		expect(requests[0].method).toBe('GET');
+		expect(requests[0].path).toBe('/verification/api/1.0/purposes');
 		expect(requests[0].headers['x-api-key']).toBe(TEST_API_KEY);
 	});
 
-	it('shows the provider message when the list is refused', async () => {
+	it.each([
+		['kY', [{ name: 'KYC', value: 'p-kyc' }]],
+		['  service ', [{ name: 'Availing Service', value: 'p-avail' }]],
+		['p-bg', [{ name: 'BGV', value: 'p-bgv' }]],
+		['nothing like it', []],
+	])('filters the list by name or ID (search %j)', async (filter, results) => {
+		const { scope } = mockService();
+		scope.get('/verification/api/1.0/purposes').reply(200, purposeList);
+
+		expect(await searchPurposes(filter)).toEqual({ results });
+	});
+
+	it('fails with the provider message when the list is refused', async () => {
 		const { scope } = mockService();
 		scope
 			.get('/verification/api/1.0/purposes')
 			.reply(401, { code: -1, message: 'Invalid or missing API key' });
-		const context = new LoadOptionsContext(workflow, node, createAdditionalData(), 'purpose');
 
-		await expect(
-			new CandidateVerification().methods.loadOptions.getPurposes.call(context),
-		).rejects.toThrow(
+		await expect(searchPurposes()).rejects.toThrow(
 			'Get Purposes was rejected by the Candidate Verification Service: Invalid or missing API key',
 		);
+	});
+
+	it('fails with "Node does not have any credentials set" when called without a credential', async () => {
+		// What n8n answered to the old options dropdown, loaded before the editor set the credential.
+		const bare = { ...node, credentials: undefined };
+		const context = new LoadOptionsContext(
+			new Workflow({ id: 'wf', nodes: [bare], connections: {}, nodeTypes, active: false }),
+			bare,
+			createAdditionalData(),
+			'purpose',
+		);
+		await expect(
+			new CandidateVerification().methods.listSearch.searchPurposes.call(context),
+		).rejects.toThrow('Node does not have any credentials set');
 	});
 });
 
 describe('Node description', () => {
 	const { description } = new CandidateVerification();
 
-	it('is usable as a tool, shows resource and operation in its subtitle, and has themed icons', () => {
+	// The subtitle's wording is checked in editor.test.ts, evaluated by n8n's expression engine.
+	it('is usable as a tool, has a subtitle expression and themed icons', () => {
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe(
-			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		);
+		expect(description.subtitle).toMatch(/^={{ .* }}$/);
 		expect(description.icon).toEqual({
 			light: 'file:../../icons/candidateVerification.svg',
 			dark: 'file:../../icons/candidateVerification.dark.svg',

@@ -24,12 +24,8 @@ const formParameters = {
 	operation: 'create',
 	formName: 'Engineering hires',
 	purpose: 'purpose-bgv',
-	verifications: {
-		checks: [
-			{ name: 'bgv-employment', skipAllowed: false },
-			{ name: 'bgv-degree', skipAllowed: true },
-		],
-	},
+	checks: ['bgv-employment', 'bgv-degree'],
+	skippableChecks: ['bgv-degree'],
 	userPaymentRequired: false,
 	visibility: 'private',
 	formAdditionalFields: { expiry: '2026-12-31T00:00:00.000Z' },
@@ -61,7 +57,7 @@ describe('Form → Create', () => {
 			sharing: { visibility: 'private' },
 			expiry: 1798675200,
 		});
-		expect(outputJson(result)).toEqual([storedForm]);
+		expect(outputJson(result)).toEqual([{ ...storedForm, expiryDate: '2026-12-31T00:00:00.000Z' }]);
 		scope.done();
 	});
 
@@ -83,17 +79,36 @@ describe('Form → Create', () => {
 
 	it.each([
 		[
-			{ verifications: { checks: [] } },
-			'Invalid "Verifications" in item 0: add at least one check',
+			'chosen from the list',
+			{ __rl: true, mode: 'list', value: 'purpose-bgv', cachedResultName: 'BGV' },
+		],
+		['given as an ID', { __rl: true, mode: 'id', value: ' purpose-bgv ' }],
+		['given as an ID expression', { __rl: true, mode: 'id', value: '={{ "purpose-" + "bgv" }}' }],
+		['a plain string (workflows saved before the resource locator)', 'purpose-bgv'],
+	])('sends the purpose _id when it is %s', async (_how, purpose) => {
+		const { scope, requests } = mockService();
+		scope.post('/verification/api/1.0/ekyc-forms').reply(200, success(storedForm));
+
+		const result = await runActionNode({ parameters: { ...formParameters, purpose } });
+
+		expect(result.error).toBeUndefined();
+		expect((requests[0].body as { purpose: unknown }).purpose).toBe('purpose-bgv');
+	});
+
+	it.each([
+		[{ checks: '={{ [] }}' }, 'Invalid "Checks" in item 0: choose at least one check'],
+		[
+			{ checks: ['bgv-employment', 'bgv-unknown'] },
+			'Invalid "Checks → 2" in item 0: "bgv-unknown" is not one of',
 		],
 		[
-			{ verifications: { checks: [{ name: 'bgv-unknown', skipAllowed: false }] } },
-			'Invalid "Verifications → Check 1 → Check Name" in item 0: "bgv-unknown" is not one of',
+			{ skippableChecks: ['pan'] },
+			'Invalid "Checks the Candidate May Skip" in item 0: pan is not one of the form\'s checks',
 		],
 		[{ formName: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
 		[
-			{ purpose: '={{ $json.missing ?? "" }}' },
-			'Invalid "Purpose Name or ID" in item 0: it is required and is empty',
+			{ purpose: { __rl: true, mode: 'id', value: '={{ $json.missing ?? "" }}' } },
+			'Invalid "Purpose" in item 0: it is required and is empty',
 		],
 		[
 			{ visibility: 'friends' },

@@ -18,63 +18,83 @@ export const CHECK_STATUS_PATH = `${VERIFICATION_API}/transactions/:verification
 /** Default per-request timeout (n8n's is 5 minutes); Request Options → Timeout overrides it. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** Check states seen in notifications (newState) and transaction status. */
+export const CHECK_STATES = [
+	{ name: 'Completed', value: 'COMPLETED' },
+	{ name: 'In Progress', value: 'IN_PROGRESS' },
+	{ name: 'Not Started', value: 'NOT_STARTED' },
+];
+
 export const SIGNED_URL_LIFETIME_MINUTES = 180;
 
-/** The check names a form accepts (exact values from the contract). */
-export const FORM_VERIFICATION_NAMES: ReadonlyArray<{ value: string; name: string }> = [
-	{ value: 'bgv-tenth', name: '10th Education Check (bgv-tenth)' },
-	{ value: 'bgv-twelfth', name: '12th Education Check (bgv-twelfth)' },
-	{ value: 'bgv-degree', name: 'Degree or Marksheet Check (bgv-degree)' },
-	{ value: 'bgv-degree-with-marksheet', name: 'Degree With Marksheet (bgv-degree-with-marksheet)' },
-	{ value: 'bgv-employment', name: 'Employment Check (bgv-employment)' },
-	{ value: 'bgv-criminal', name: 'Criminal / Court Record Check (bgv-criminal)' },
-	{ value: 'bgv-cibil', name: 'Credit Check (bgv-cibil)' },
-	{
-		value: 'bgv-local-address-digital',
-		name: 'Local Address, Digital (bgv-local-address-digital)',
-	},
-	{ value: 'bgv-local-address-postal', name: 'Local Address, Postal (bgv-local-address-postal)' },
-	{
-		value: 'bgv-permanent-address-digital',
-		name: 'Permanent Address, Digital (bgv-permanent-address-digital)',
-	},
-	{
-		value: 'bgv-permanent-address-postal',
-		name: 'Permanent Address, Postal (bgv-permanent-address-postal)',
-	},
-	{ value: 'bgv-global-database-check', name: 'Global Database Check (bgv-global-database-check)' },
-	{ value: 'bgv-social-media', name: 'Social Media Check (bgv-social-media)' },
-	{
-		value: 'bgv-professional-reference-check',
-		name: 'Professional Reference Check (bgv-professional-reference-check)',
-	},
-	{ value: 'bgv-police-verification', name: 'Police Verification (bgv-police-verification)' },
-	{ value: 'pan', name: 'PAN (pan)' },
-	{ value: 'gst', name: 'GST (gst)' },
-	{ value: 'bank-account', name: 'Bank Account (bank-account)' },
-	{ value: 'upi', name: 'UPI (upi)' },
-	{ value: 'cin', name: 'CIN (cin)' },
-	{ value: 'din', name: 'DIN (din)' },
-	{ value: 'voter-id', name: 'Voter ID (voter-id)' },
-	{ value: 'employment-check', name: 'Employment Check, Instant (employment-check)' },
-	{ value: 'face-match', name: 'Face Match (face-match)' },
-	{ value: 'aadhaar', name: 'Aadhaar (aadhaar)' },
-	{ value: 'dl', name: 'Driving Licence (dl)' },
-	{ value: 'liveness', name: 'Liveness (liveness)' },
-	{ value: 'passport', name: 'Passport (passport)' },
-	{ value: 'form26as', name: 'Form 26AS (form26as)' },
-];
+export interface CheckOption {
+	/** Short label shown in the editor. */
+	name: string;
+	/** The exact check name the service takes. */
+	value: string;
+	/** Shown under the option: the check name sent, so the slug never clutters the label. */
+	description: string;
+}
 
-/** Submissions use bgv-police-clearance-certificate where the form list says bgv-police-verification. */
+function check(value: string, name: string, what?: string): CheckOption {
+	return { name, value, description: `${what ? `${what}. ` : ''}Check name: ${value}` };
+}
+
+function byName(options: CheckOption[]): CheckOption[] {
+	return [...options].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Submissions of the police check use this name where the form list says bgv-police-verification. */
 export const POLICE_CLEARANCE_CERTIFICATE = 'bgv-police-clearance-certificate';
+export const POLICE_VERIFICATION = 'bgv-police-verification';
 
-export const SUBMISSION_VERIFICATION_NAMES: ReadonlyArray<{ value: string; name: string }> = [
-	...FORM_VERIFICATION_NAMES,
-	{
-		value: POLICE_CLEARANCE_CERTIFICATE,
-		name: 'Police Clearance Certificate (bgv-police-clearance-certificate)',
-	},
-];
+/** The check names a form accepts (exact values from the contract), sorted by label. */
+export const FORM_VERIFICATION_NAMES: readonly CheckOption[] = byName([
+	check('bgv-tenth', '10th Education'),
+	check('bgv-twelfth', '12th Education'),
+	check('aadhaar', 'Aadhaar'),
+	check('bank-account', 'Bank Account'),
+	check('cin', 'CIN', 'Company identification number'),
+	check('bgv-cibil', 'Credit (CIBIL)'),
+	check('bgv-criminal', 'Criminal Court Record'),
+	check('bgv-degree', 'Degree or Marksheet'),
+	check('bgv-degree-with-marksheet', 'Degree With Marksheet'),
+	check('din', 'DIN', 'Director identification number'),
+	check('dl', 'Driving Licence'),
+	check('bgv-employment', 'Employment'),
+	check('employment-check', 'Employment (Instant)', 'Instant employment check'),
+	check('face-match', 'Face Match'),
+	check('form26as', 'Form 26AS', 'Tax credit statement'),
+	check('bgv-global-database-check', 'Global Database'),
+	check('gst', 'GST', 'GST registration'),
+	check('liveness', 'Liveness'),
+	check('bgv-local-address-digital', 'Local Address (Digital)'),
+	check('bgv-local-address-postal', 'Local Address (Postal)'),
+	check('pan', 'PAN', 'Permanent account number'),
+	check('passport', 'Passport'),
+	check('bgv-permanent-address-digital', 'Permanent Address (Digital)'),
+	check('bgv-permanent-address-postal', 'Permanent Address (Postal)'),
+	check(
+		POLICE_VERIFICATION,
+		'Police Verification',
+		`Submitting it sends the police clearance certificate as ${POLICE_CLEARANCE_CERTIFICATE}`,
+	),
+	check('bgv-professional-reference-check', 'Professional Reference'),
+	check('bgv-social-media', 'Social Media'),
+	check('upi', 'UPI', 'UPI ID'),
+	check('voter-id', 'Voter ID'),
+]);
+
+/** The check name Verification → Submit sends for a check of the list. */
+export function submissionName(check: string): string {
+	return check === POLICE_VERIFICATION ? POLICE_CLEARANCE_CERTIFICATE : check;
+}
+
+/** The label of a check, e.g. for canvas subtitles and messages. */
+export function checkLabel(value: string): string {
+	if (value === POLICE_CLEARANCE_CERTIFICATE) value = POLICE_VERIFICATION;
+	return FORM_VERIFICATION_NAMES.find((option) => option.value === value)?.name ?? value;
+}
 
 export const EMPLOYMENT_DOCUMENT_TYPES = [
 	'salaryslip',
@@ -106,3 +126,9 @@ export const FILE_CATEGORIES = [
 	'bgv-permanent-address-digital',
 	'bgv-permanent-address-postal',
 ] as const;
+
+/** Check names Verification → Submit and Transaction → Get Check Status accept from expressions. */
+export const SUBMITTABLE_CHECKS: readonly string[] = [
+	...FORM_VERIFICATION_NAMES.map(({ value }) => value),
+	POLICE_CLEARANCE_CERTIFICATE,
+];

@@ -58,6 +58,16 @@ export class ItemInput {
 		return value === UNREADABLE ? undefined : value;
 	}
 
+	/**
+	 * A resource locator's value, as getNodeParameter's extractValue gives it for modes without an
+	 * extraction pattern (a plain value, from workflows saved before the field was a locator, too).
+	 */
+	locatorValue(path: string, field: string): unknown {
+		const value = this.param(path, field);
+		const isLocator = typeof value === 'object' && value !== null && '__rl' in value;
+		return isLocator ? (value as IDataObject).value : value;
+	}
+
 	private resolve(raw: unknown, field: string): unknown {
 		if (typeof raw === 'string') {
 			if (raw.charAt(0) !== '=') return raw;

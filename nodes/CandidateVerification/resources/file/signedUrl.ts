@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import {
 	DOWNLOAD_FILE_PATH,
 	SIGNED_URL_LIFETIME_MINUTES,
@@ -21,7 +22,7 @@ async function fetchDownloadToken(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const envelope = await serviceRequest.call(this, 'Get Signed URL (download token step)', {
+	const envelope = await serviceRequest.call(this, `${ACTIONS.fileGetSignedUrl} (download token step)`, {
 		method: 'POST',
 		path: DOWNLOAD_FILE_PATH,
 		body: { url: preparedRequest(this).echo?.url, getDownloadToken: true },
@@ -35,14 +36,14 @@ async function fetchDownloadToken(
 }
 
 export const fileGetDownloadTokenRouting = serviceRouting({
-	label: 'Get Download Token',
+	label: ACTIONS.fileGetDownloadToken,
 	request: { method: 'POST', url: DOWNLOAD_FILE_PATH },
 	build: buildTokenRequest,
 	output: (data, sent) => ({ url: sent.echo?.url, downloadToken: data.downloadToken }),
 });
 
 export const fileGetSignedUrlRouting = serviceRouting({
-	label: 'Get Signed URL',
+	label: ACTIONS.fileGetSignedUrl,
 	request: { method: 'GET', url: SIGNED_URL_PATH },
 	build: buildTokenRequest,
 	preSend: [fetchDownloadToken],

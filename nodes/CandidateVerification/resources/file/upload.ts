@@ -1,5 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { FILE_CATEGORIES, UPLOAD_PATH } from '../../shared/constants';
 import { preparedRequest, type PreparedRequest } from '../../shared/preflight';
 import { serviceRouting } from '../../shared/routing';
@@ -15,6 +16,7 @@ export const fileUploadDescription: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'The name of the input binary field holding the file (PDF or image)',
+		description: 'Binary field of the input item that holds the document to upload, usually data',
 		displayOptions: { show: showOnlyForUpload },
 	},
 	{
@@ -78,7 +80,7 @@ async function attachFile(
 }
 
 export const fileUploadRouting = serviceRouting({
-	label: 'Upload File',
+	label: ACTIONS.fileUpload,
 	request: { method: 'POST', url: UPLOAD_PATH },
 	build: checkUpload,
 	preSend: [attachFile],

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../shared/constants';
 import { toUnixSeconds } from '../../shared/dates';
 import type { PreparedRequest } from '../../shared/preflight';
-import { envelopeData, serviceRouting } from '../../shared/routing';
+import { serviceRouting } from '../../shared/routing';
 import { describe, type ItemInput } from '../../shared/validation';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };
@@ -17,59 +18,60 @@ export const formCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'Engineering hires 2026',
+		placeholder: 'e.g. Engineering hires 2026',
+		description: 'The form’s name, shown to candidates',
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
-		displayName: 'Purpose Name or ID',
+		displayName: 'Purpose',
 		name: 'purpose',
-		type: 'options',
+		type: 'resourceLocator',
 		required: true,
-		default: '',
-		typeOptions: { loadOptionsMethod: 'getPurposes' },
+		default: { mode: 'list', value: '' },
 		description:
-			'Why the checks are run. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'Why the checks are run: pick one of the purposes the service lists, or give its ID (the _id from Purpose → Get Many)',
 		displayOptions: { show: showOnlyForFormCreate },
-	},
-	{
-		displayName: 'Verifications',
-		name: 'verifications',
-		type: 'fixedCollection',
-		required: true,
-		default: {},
-		placeholder: 'Add Check',
-		typeOptions: { multipleValues: true, sortable: true },
-		description: 'The checks every candidate of this form goes through',
-		displayOptions: { show: showOnlyForFormCreate },
-		options: [
+		modes: [
 			{
-				displayName: 'Check',
-				name: 'checks',
-				values: [
-					{
-						displayName: 'Check Name',
-						name: 'name',
-						type: 'options',
-						default: 'bgv-employment',
-						options: [...FORM_VERIFICATION_NAMES],
-					},
-					{
-						displayName: 'Skip Allowed',
-						name: 'skipAllowed',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the candidate may skip this check',
-					},
-				],
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a purpose...',
+				typeOptions: { searchListMethod: 'searchPurposes', searchable: true },
+			},
+			{
+				displayName: 'ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 65f1c0ffee0000000000abcd',
 			},
 		],
+	},
+	{
+		displayName: 'Checks',
+		name: 'checks',
+		type: 'multiOptions',
+		required: true,
+		default: [],
+		options: [...FORM_VERIFICATION_NAMES],
+		description: 'The checks every candidate of this form goes through',
+		displayOptions: { show: showOnlyForFormCreate },
+	},
+	{
+		displayName: 'Checks the Candidate May Skip',
+		name: 'skippableChecks',
+		type: 'multiOptions',
+		default: [],
+		options: [...FORM_VERIFICATION_NAMES],
+		description: 'Checks of the list above that the candidate may skip; the others are mandatory',
+		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
 		displayName: 'User Payment Required',
 		name: 'userPaymentRequired',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the candidate pays for the checks',
+		description: 'Whether the candidate pays for the checks instead of your organisation',
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
@@ -81,7 +83,7 @@ export const formCreateDescription: INodeProperties[] = [
 			{ name: 'Private', value: 'private' },
 			{ name: 'Public', value: 'public' },
 		],
-		description: 'Sharing visibility of the form',
+		description: 'Whether the form can be shared publicly or only with candidates you add',
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
@@ -98,34 +100,49 @@ export const formCreateDescription: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'When the form expires. Sent as a Unix timestamp; a date without a time zone is read in the workflow time zone.',
+					'When the form expires. Sent as a Unix timestamp; a date without a time zone is read in the workflow time zone. The output has it as expiry (Unix seconds) and expiryDate (ISO).',
 			},
 		],
 	},
 ];
 
-interface CheckParameter {
-	name?: unknown;
-	skipAllowed?: unknown;
-}
-
 const CHECK_NAMES = FORM_VERIFICATION_NAMES.map(({ value }) => value);
 
-function buildForm(input: ItemInput): PreparedRequest {
-	const checks = input.param('verifications.checks', 'Verifications', []) as CheckParameter[];
-	if (!Array.isArray(checks) || checks.length === 0) {
-		input.problem('Verifications', 'add at least one check');
+/** A multi-select's checks (an expression may also give them comma-separated). */
+function checkList(input: ItemInput, path: string, field: string): string[] {
+	const value = input.param(path, field, []);
+	const list = typeof value === 'string' ? value.split(',').map((name) => name.trim()) : value;
+	if (!Array.isArray(list)) {
+		input.problem(field, `expected a list of checks, got ${describe(value)}`);
+		return [];
 	}
-	const verifications = (Array.isArray(checks) ? checks : []).map((check, index) => ({
-		name: input.oneOf(`Verifications → Check ${index + 1} → Check Name`, check.name, CHECK_NAMES),
-		skipAllowed: input.boolean(
-			`Verifications → Check ${index + 1} → Skip Allowed`,
-			check.skipAllowed ?? false,
-		),
+	return list
+		.filter((name) => name !== '')
+		.map((name, index) => input.oneOf(`${field} → ${index + 1}`, name, CHECK_NAMES))
+		.filter((name): name is string => name !== undefined);
+}
+
+function buildForm(input: ItemInput): PreparedRequest {
+	const problemsBefore = input.problems.length;
+	const checks = checkList(input, 'checks', 'Checks');
+	if (checks.length === 0 && input.problems.length === problemsBefore) {
+		input.problem('Checks', 'choose at least one check');
+	}
+	const skippable = checkList(input, 'skippableChecks', 'Checks the Candidate May Skip');
+	const notInForm = skippable.filter((name) => !checks.includes(name));
+	if (notInForm.length > 0) {
+		input.problem(
+			'Checks the Candidate May Skip',
+			`${notInForm.join(', ')} is not one of the form's checks`,
+		);
+	}
+	const verifications = [...new Set(checks)].map((name) => ({
+		name,
+		skipAllowed: skippable.includes(name),
 	}));
 	const body: IDataObject = {
 		name: input.text('Form Name', input.param('formName', 'Form Name')),
-		purpose: input.text('Purpose Name or ID', input.param('purpose', 'Purpose Name or ID')),
+		purpose: input.text('Purpose', input.locatorValue('purpose', 'Purpose')),
 		verifications,
 		userPaymentRequired: input.boolean(
 			'User Payment Required',
@@ -151,9 +168,13 @@ function buildForm(input: ItemInput): PreparedRequest {
 }
 
 export const formCreateRouting = serviceRouting({
-	label: 'Create Form',
+	label: ACTIONS.formCreate,
 	request: { method: 'POST', url: FORMS_PATH },
 	build: buildForm,
-	output: envelopeData,
+	// The expiry also as a date a person can read.
+	output: (data) =>
+		typeof data.expiry === 'number'
+			? { ...data, expiryDate: new Date(data.expiry * 1000).toISOString() }
+			: data,
 	acceptedId: (json) => json._id,
 });

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../shared/dates';
 import type { PreparedRequest } from '../../shared/preflight';
@@ -15,7 +16,7 @@ export const profileCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '65f1c0ffee0000000000abcd',
+		placeholder: 'e.g. 65f1c0ffee0000000000abcd',
 		description: 'The _ID of the form the candidate is added to (output of Form → Create)',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
@@ -25,8 +26,8 @@ export const profileCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'Asha Verma',
-		description: 'Full name',
+		placeholder: 'e.g. Asha Verma',
+		description: 'The candidate’s full name',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
 	{
@@ -37,7 +38,8 @@ export const profileCreateDescription: INodeProperties[] = [
 		// No default: a forgotten mapping must fail, not send every candidate with one gender.
 		default: '',
 		options: GENDERS.map((gender) => ({ name: gender, value: gender })),
-		description: 'From an expression: any case, and M / F / O, are accepted (female → Female)',
+		description:
+			'The candidate’s gender as the service records it: Male, Female or Other. From an expression, any case and M / F / O are accepted (female → Female)',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
 	{
@@ -53,7 +55,7 @@ export const profileCreateDescription: INodeProperties[] = [
 				name: 'dob',
 				type: 'string',
 				default: '',
-				placeholder: '17-05-1994',
+				placeholder: 'e.g. 17-05-1994',
 				description:
 					'DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
 			},
@@ -61,21 +63,24 @@ export const profileCreateDescription: INodeProperties[] = [
 				displayName: 'Email',
 				name: 'email',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. name@email.com',
 				default: '',
+				description: 'The candidate’s email address',
 			},
 			{
 				displayName: 'Father’s Name',
 				name: 'fatherName',
 				type: 'string',
 				default: '',
+				placeholder: 'e.g. Rakesh Verma',
+				description: 'The candidate’s father’s name; needs the Date of Birth too',
 			},
 			{
 				displayName: 'Mobile',
 				name: 'mobile',
 				type: 'string',
 				default: '',
-				placeholder: '+919876543210',
+				placeholder: 'e.g. +919876543210',
 				description:
 					'Mobile number including the country code; spaces, dashes and brackets are removed',
 			},
@@ -84,6 +89,8 @@ export const profileCreateDescription: INodeProperties[] = [
 				name: 'profession',
 				type: 'string',
 				default: '',
+				placeholder: 'e.g. Software Engineer',
+				description: 'The candidate’s profession or job title',
 			},
 		],
 	},
@@ -150,7 +157,7 @@ function buildCandidate(input: ItemInput): PreparedRequest {
 }
 
 export const profileCreateRouting = serviceRouting({
-	label: 'Create Profile',
+	label: ACTIONS.profileCreate,
 	request: { method: 'POST', url: CANDIDATE_PATH },
 	build: buildCandidate,
 	output: (data, sent) => ({

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { PURPOSES_PATH } from '../../shared/constants';
 import { operationSelector } from '../../shared/descriptions';
 import { serviceRouting } from '../../shared/routing';
@@ -10,14 +11,34 @@ export const purposeDescription: INodeProperties[] = [
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			action: 'Get many purposes',
-			description: 'List the purposes a form can have (one item per purpose)',
+			action: ACTIONS.purposeGetAll,
+			description:
+				'List the purposes a form can have, one item per purpose with its _id (changes nothing)',
 			routing: serviceRouting({
-				label: 'Get Purposes',
+				label: ACTIONS.purposeGetAll,
 				request: { method: 'GET', url: PURPOSES_PATH },
 				build: () => ({}),
 				output: (data) => (Array.isArray(data.list) ? (data.list as IDataObject[]) : []),
 			}),
 		},
 	]),
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show: { resource: ['purpose'], operation: ['getAll'] } },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { resource: ['purpose'], operation: ['getAll'], returnAll: [false] } },
+		// The service returns the whole list; n8n keeps the first ones.
+		routing: { output: { maxResults: '={{$value}}' } },
+	},
 ];

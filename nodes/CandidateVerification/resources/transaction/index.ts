@@ -6,10 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import {
 	CHECK_STATUS_PATH,
 	CREDENTIAL_TYPE,
-	SUBMISSION_VERIFICATION_NAMES,
+	FORM_VERIFICATION_NAMES,
+	SUBMITTABLE_CHECKS,
 	TRANSACTION_STATUS_PATH,
 } from '../../shared/constants';
 import { operationSelector } from '../../shared/descriptions';
@@ -17,7 +19,8 @@ import type { PreparedRequest } from '../../shared/preflight';
 import { envelopeData, serviceRouting } from '../../shared/routing';
 import type { ItemInput } from '../../shared/validation';
 
-const CHECK_NAMES = SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value);
+/** Also the submission name of the police check, from an expression. */
+const CHECK_NAMES = SUBMITTABLE_CHECKS;
 
 /** Transaction status comes from the provider's public documentation, not the contract. */
 const showFor = (operations: string[]) => ({
@@ -76,18 +79,18 @@ export const transactionDescription: INodeProperties[] = [
 		{
 			name: 'Get Status',
 			value: 'getStatus',
-			action: 'Get the status of a transaction',
+			action: ACTIONS.transactionGetStatus,
 			description:
-				'Overall state, each check’s state and the report URL of a candidate (from the provider public documentation)',
-			routing: statusRouting('Get Transaction Status', TRANSACTION_STATUS_PATH),
+				'Read a candidate’s overall state, each check’s state, the candidate details and the report URL (changes nothing)',
+			routing: statusRouting(ACTIONS.transactionGetStatus, TRANSACTION_STATUS_PATH),
 		},
 		{
 			name: 'Get Check Status',
 			value: 'getCheckStatus',
-			action: 'Get the status of one check',
+			action: ACTIONS.transactionGetCheckStatus,
 			description:
-				'State, request, response, documents and report URL of one check (from the provider public documentation)',
-			routing: statusRouting('Get Check Status', CHECK_STATUS_PATH),
+				'Read one check’s state, note, request, response, documents and report URL (changes nothing)',
+			routing: statusRouting(ACTIONS.transactionGetCheckStatus, CHECK_STATUS_PATH),
 		},
 	]),
 	// Transaction ID is declared with Verification → Submit's fields.
@@ -96,7 +99,8 @@ export const transactionDescription: INodeProperties[] = [
 		name: 'verificationName',
 		type: 'options',
 		default: 'bgv-employment',
-		options: [...SUBMISSION_VERIFICATION_NAMES],
+		options: [...FORM_VERIFICATION_NAMES],
+		description: 'The check to read, one of the checks of the candidate’s form',
 		displayOptions: showFor(['getCheckStatus']),
 	},
 	{
@@ -104,7 +108,9 @@ export const transactionDescription: INodeProperties[] = [
 		name: 'orgId',
 		type: 'string',
 		default: '',
-		description: 'Leave empty to use the Organisation ID of the credential',
+		placeholder: 'e.g. 64f1c2a9e4b0a1b2c3d4e5f6',
+		description:
+			'Your organisation’s ID at the service. Leave empty to use the one of the credential.',
 		displayOptions: showFor(['getStatus', 'getCheckStatus']),
 	},
 ];

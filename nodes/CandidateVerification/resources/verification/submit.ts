@@ -1,25 +1,32 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import {
 	EMPLOYMENT_DOCUMENT_TYPES,
 	POLICE_CLEARANCE_CERTIFICATE,
+	POLICE_VERIFICATION,
 	SUBMISSION_PATH,
-	SUBMISSION_VERIFICATION_NAMES,
+	SUBMITTABLE_CHECKS,
+	submissionName,
 } from '../../shared/constants';
 import { formatYearMonthDay, toCalendarDate } from '../../shared/dates';
 import type { PreparedRequest } from '../../shared/preflight';
 import { serviceRouting } from '../../shared/routing';
 import { describe, type ItemInput } from '../../shared/validation';
-import { ADDRESS_FIELDS } from './fields';
+import { ADDRESS_FIELDS, EDUCATION_LEVELS } from './fields';
 
-type DataBuilder = (input: ItemInput) => IDataObject;
+/** Builds a check's `data`; `check` is the check chosen (validated). */
+type DataBuilder = (input: ItemInput, check: string) => IDataObject;
 
 function readText(input: ItemInput, parameterName: string, displayName: string) {
 	return input.text(displayName, input.param(parameterName, displayName));
 }
 
 function readDate(input: ItemInput, parameterName: string, displayName: string) {
-	const value = input.param(parameterName, displayName);
+	return formatDate(input, displayName, input.param(parameterName, displayName));
+}
+
+function formatDate(input: ItemInput, displayName: string, value: unknown) {
 	const date = toCalendarDate(value, input.timezone);
 	if (date) return formatYearMonthDay(date);
 	return input.problem(
@@ -75,8 +82,40 @@ const buildPoliceClearanceData: DataBuilder = (input) => ({
 	fileUrl: readText(input, 'fileUrl', 'Certificate File URL'),
 });
 
+const buildEducationData: DataBuilder = (input, check) => {
+	const data: IDataObject = {
+		level: EDUCATION_LEVELS[check],
+		nameAsPerDocument: readText(input, 'nameAsPerDocument', 'Name as per Document'),
+		nameOfInstitute: readText(input, 'nameOfInstitute', 'Name of Institute'),
+		registrationNumber: readText(input, 'registrationNumber', 'Registration Number'),
+	};
+	const board = input.optionalText('Name of Board', input.param('nameOfBoard', 'Name of Board', ''));
+	if (board) data.nameOfBoard = board;
+	const year = input.optionalText(
+		'Year of Passing',
+		input.param('yearOfPassing', 'Year of Passing', ''),
+	);
+	if (year !== undefined && !/^\d{4}$/.test(year)) {
+		input.problem('Year of Passing', `"${year}" is not a year`, 'Use four digits, e.g. 2012.');
+	} else if (year) data.yearOfPassing = year;
+	const issueDate = input.param('issueDate', 'Issue Date', '');
+	const hasIssueDate = issueDate !== undefined && issueDate !== null && issueDate !== '';
+	if (hasIssueDate) data.issueDate = formatDate(input, 'Issue Date', issueDate);
+	if (year === undefined && !hasIssueDate) {
+		input.problem('Year of Passing', 'give the year of passing or the issue date');
+	}
+	data.documentList = [
+		{
+			label: readText(input, 'documentLabel', 'Document Label'),
+			url: readText(input, 'documentUrl', 'Document URL'),
+		},
+	];
+	return data;
+};
+
 const buildJsonData: DataBuilder = (input) => {
 	let data = input.param('data', 'Data (JSON)', '{}');
+	if (data === '') data = {};
 	if (typeof data === 'string') {
 		try {
 			data = JSON.parse(data) as unknown;
@@ -99,27 +138,29 @@ const DATA_BUILDERS: Record<string, DataBuilder> = {
 	'bgv-employment': buildEmploymentData,
 	'bgv-cibil': buildCreditData,
 	'bgv-criminal': buildCriminalData,
+	[POLICE_VERIFICATION]: buildPoliceClearanceData,
 	[POLICE_CLEARANCE_CERTIFICATE]: buildPoliceClearanceData,
+	...Object.fromEntries(Object.keys(EDUCATION_LEVELS).map((check) => [check, buildEducationData])),
 };
-
-const CHECK_NAMES = SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value);
 
 function buildSubmission(input: ItemInput): PreparedRequest {
 	const transactionId = readText(input, 'transactionId', 'Transaction ID');
 	const verificationName = input.oneOf(
 		'Check',
 		input.param('verificationName', 'Check'),
-		CHECK_NAMES,
+		SUBMITTABLE_CHECKS,
 	);
 	const buildData = DATA_BUILDERS[verificationName ?? ''] ?? buildJsonData;
+	const data = verificationName ? buildData(input, verificationName) : {};
+	const sentName = verificationName && submissionName(verificationName);
 	return {
-		body: { data: verificationName ? buildData(input) : {}, verificationName, transactionId },
-		echo: { transactionId, verificationName },
+		body: { data, verificationName: sentName, transactionId },
+		echo: { transactionId, verificationName: sentName },
 	};
 }
 
 export const verificationSubmitRouting = serviceRouting({
-	label: 'Submit Verification',
+	label: ACTIONS.verificationSubmit,
 	request: { method: 'POST', url: SUBMISSION_PATH },
 	build: buildSubmission,
 	// The service answers without data: give the next node what it needs to chain on.

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../shared/constants';
 import type { PreparedRequest } from '../../shared/preflight';
 import { serviceRouting } from '../../shared/routing';
@@ -29,7 +30,7 @@ function buildUpdate(input: ItemInput): PreparedRequest {
 }
 
 export const webhookConfigUpdateRouting = serviceRouting({
-	label: 'Update Webhook Configuration',
+	label: ACTIONS.webhookConfigUpdate,
 	request: { method: 'PUT', url: `${WEBHOOK_CONFIG_PATH}/:id` },
 	build: buildUpdate,
 	output: (_data, sent) => webhookConfigOutput(sent.echo?.configId, sent),

@@ -1,0 +1,72 @@
+'use strict';
+
+/**
+ * What `npm run bench` measures. Defaults fit ~10 minutes on 2 busy cores with today's code; every figure
+ * can be changed from the environment (comma lists), `--quick` runs 1000 items once.
+ *   BENCH_SIZES (100,1000,5000)   Create Profile item counts
+ *   BENCH_SUBMIT_SIZES (1000)     Verification → Submit item counts
+ *   BENCH_LATENCIES (0,20)        sandbox latency in ms
+ *   BENCH_RUNS (3)                runs of each variant (interleaved node / HTTP Request)
+ *   BENCH_RUNS_LARGE (1)          runs at 5000 items and more
+ *   BENCH_FILE_MIB (300)          File → Download size (0 = skip); BENCH_FILE_RUNS (2)
+ *   BENCH_PREFLIGHT_SIZE (1000)   items of the preflight case (0 = skip)
+ */
+const WARM_UP_ITEMS = 20;
+
+const list = (value, fallback) =>
+	(value ?? fallback)
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean)
+		.map(Number);
+
+function benchConfig(argv = process.argv, env = process.env) {
+	const quick = argv.includes('--quick') || env.BENCH_QUICK === '1';
+	return {
+		quick,
+		sizes: list(env.BENCH_SIZES, quick ? '1000' : '100,1000,5000'),
+		submitSizes: list(env.BENCH_SUBMIT_SIZES, '1000'),
+		latencies: list(env.BENCH_LATENCIES, '0,20'),
+		runs: Number(env.BENCH_RUNS || (quick ? 1 : 3)),
+		runsLarge: Number(env.BENCH_RUNS_LARGE || 1),
+		fileMiB: Number(env.BENCH_FILE_MIB ?? 300),
+		fileRuns: Number(env.BENCH_FILE_RUNS || (quick ? 1 : 2)),
+		preflightSize: Number(env.BENCH_PREFLIGHT_SIZE ?? 1000),
+	};
+}
+
+/** [{ op, variant, latencyMs, count, runs }], both variants of each case. */
+function benchCases(config) {
+	const cases = [];
+	const both = (op, latencyMs, count, runs) => {
+		for (const variant of ['node', 'http']) cases.push({ op, variant, latencyMs, count, runs });
+	};
+	const runsFor = (count) =>
+		count >= 5000 ? Math.min(config.runs, config.runsLarge) : config.runs;
+	for (const latencyMs of config.latencies) {
+		for (const count of config.sizes) both('create', latencyMs, count, runsFor(count));
+		for (const count of config.submitSizes) both('submit', latencyMs, count, runsFor(count));
+	}
+	// Warm-up (n8n loads node types and compiles on first use): a few items of each variant, not reported.
+	for (const variant of ['node', 'http'])
+		cases.push({
+			op: 'create',
+			variant,
+			latencyMs: config.latencies[0],
+			count: WARM_UP_ITEMS,
+			runs: 0,
+		});
+	if (config.fileMiB > 0) both('download', config.latencies[0], 1, config.fileRuns);
+	if (config.preflightSize > 0) {
+		cases.push({
+			op: 'preflight',
+			variant: 'node',
+			latencyMs: config.latencies[0],
+			count: config.preflightSize,
+			runs: 1,
+		});
+	}
+	return cases;
+}
+
+module.exports = { benchConfig, benchCases, WARM_UP_ITEMS };
