@@ -140,8 +140,8 @@ describe('All-or-nothing: one invalid item sends no request for any item', () =>
 				resource: 'form',
 				operation: 'create',
 				formName: '={{ $json.name }}',
-				purpose: 'p-1',
-				verifications: { checks: [{ name: 'pan', skipAllowed: false }] },
+				purpose: { __rl: true, mode: 'id', value: 'p-1' },
+				checks: ['pan'],
 				visibility: '={{ $json.visibility }}',
 			},
 			[
@@ -296,7 +296,7 @@ describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 		const result = await runActionNode({ items: rows(4), parameters: createProfile });
 
 		expect(result.error?.message).toBe(
-			'Create Profile was rejected by the Candidate Verification Service: "mobile" is already registered',
+			'Add a candidate to a form was rejected by the Candidate Verification Service: "mobile" is already registered',
 		);
 		expect(result.error?.description).toBe(
 			[
@@ -324,8 +324,8 @@ describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 				resource: 'form',
 				operation: 'create',
 				formName: '={{ $json.name }}',
-				purpose: 'p-1',
-				verifications: { checks: [{ name: 'pan', skipAllowed: false }] },
+				purpose: { __rl: true, mode: 'id', value: 'p-1' },
+				checks: ['pan'],
 			},
 		});
 

@@ -82,7 +82,7 @@ describe('Provider failures become node errors', () => {
 
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe(
-			'Get Purposes failed: the Candidate Verification Service did not answer within 100 ms',
+			'Get many purposes failed: the Candidate Verification Service did not answer within 100 ms',
 		);
 		expect(result.error?.description).toContain('raise Request Options → Timeout');
 		expectNoKey(result);
@@ -97,7 +97,7 @@ describe('Provider failures become node errors', () => {
 
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe(
-			'Get Purposes failed: the Candidate Verification Service refused the connection',
+			'Get many purposes failed: the Candidate Verification Service refused the connection',
 		);
 		expect(result.error?.description).toBe(
 			'Check the base URL of the credential and that the service is up. (ECONNREFUSED)',

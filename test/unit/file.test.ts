@@ -135,7 +135,7 @@ describe('File', () => {
 			const result = await runActionNode({ parameters: download });
 
 			expect(result.error?.message).toBe(
-				'Download File was rejected by the Candidate Verification Service: File not found',
+				'Download a private file was rejected by the Candidate Verification Service: File not found',
 			);
 			expect(result.items).toEqual([]);
 		});

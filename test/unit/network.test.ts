@@ -48,7 +48,7 @@ describe('Bounded waits', () => {
 			const elapsed = Date.now() - started;
 
 			expect(result.error?.message).toBe(
-				'Create Profile failed: the Candidate Verification Service did not answer within 300 ms',
+				'Add a candidate to a form failed: the Candidate Verification Service did not answer within 300 ms',
 			);
 			expect(result.error?.description).toContain('raise Request Options → Timeout');
 			// Bounded by the timeout, not n8n's 5 minutes (generous for a busy machine).
@@ -69,7 +69,7 @@ describe('Bounded waits', () => {
 			});
 
 			expect(result.error?.message).toBe(
-				'Create Profile failed: the Candidate Verification Service closed the connection before answering',
+				'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
 			);
 			expect(result.error?.description).toBe(
 				'The service or a proxy in between dropped the connection. Try again later or set Settings → Retry On Fail. (ECONNRESET)',

@@ -128,9 +128,11 @@ function buildForm(input: ItemInput): PreparedRequest {
 	if (checks.length === 0 && input.problems.length === problemsBefore) {
 		input.problem('Checks', 'choose at least one check');
 	}
+	const checksValid = input.problems.length === problemsBefore;
 	const skippable = checkList(input, 'skippableChecks', 'Checks the Candidate May Skip');
 	const notInForm = skippable.filter((name) => !checks.includes(name));
-	if (notInForm.length > 0) {
+	// Against an invalid Checks list this would only repeat that problem.
+	if (checksValid && notInForm.length > 0) {
 		input.problem(
 			'Checks the Candidate May Skip',
 			`${notInForm.join(', ')} is not one of the form's checks`,
