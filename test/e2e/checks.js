@@ -30,12 +30,8 @@ const CREDENTIAL_ID = 'cvCredential0001';
 const GATEWAY_CREDENTIAL_ID = 'cvGatewayCred001';
 const V = '/verification/api/1.0';
 
-const triggerExample = JSON.parse(
-	fs.readFileSync(path.join(ROOT, 'examples/verification-event-summary.json'), 'utf8'),
-);
-const triggerNode = triggerExample.nodes.find((node) =>
-	node.type.endsWith('.candidateVerificationTrigger'),
-);
+const triggerExample = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/verification-event-summary.json'), 'utf8'));
+const triggerNode = triggerExample.nodes.find((node) => node.type.endsWith('.candidateVerificationTrigger'));
 const TRIGGER_URL = `${N8N_URL}/webhook/${triggerNode.webhookId}/webhook`;
 
 const n8n = new N8nClient(N8N_URL);
@@ -87,13 +83,7 @@ function startFailingGateway() {
 	const target = new URL(SANDBOX_URL);
 	const server = http.createServer((req, res) => {
 		const upstream = http.request(
-			{
-				host: target.hostname,
-				port: target.port,
-				path: req.url,
-				method: req.method,
-				headers: { ...req.headers, 'x-sandbox-fail': '502' },
-			},
+			{ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-sandbox-fail': '502' } },
 			(answer) => {
 				res.writeHead(answer.statusCode, answer.headers);
 				answer.pipe(res);
@@ -112,9 +102,8 @@ function nodeRun(execution, nodeName) {
 	if (!runs) throw new Error(`node "${nodeName}" did not run`);
 	return runs[0];
 }
-const outputItems = (execution, nodeName) => nodeRun(execution, nodeName).data?.main?.[0] ?? [];
-const outputJson = (execution, nodeName) =>
-	outputItems(execution, nodeName).map((item) => item.json);
+const outputItems = (execution, nodeName) => (nodeRun(execution, nodeName).data?.main?.[0] ?? []);
+const outputJson = (execution, nodeName) => outputItems(execution, nodeName).map((item) => item.json);
 
 async function runWorkflow(workflowId) {
 	const executionId = await n8n.runManually(workflowId, 'Start');
@@ -140,52 +129,34 @@ async function main() {
 
 async function checks() {
 	const sessionReady = await check('owner account set up through the REST API', async () => {
-		assert.equal(
-			await n8n.ownerSession({ email: 'e2e@example.com', password: 'E2e-Passw0rd-cv' }),
-			'created',
-		);
+		assert.equal(await n8n.ownerSession({ email: 'e2e@example.com', password: 'E2e-Passw0rd-cv' }), 'created');
 	});
 	if (!sessionReady) return;
 
-	await check(
-		'node and credential types registered (/types/nodes.json, /types/credentials.json), node icons served',
-		async () => {
-			const nodes = await n8n.request('GET', '/types/nodes.json');
-			const names = new Set(nodes.map((node) => node.name));
-			for (const name of ['candidateVerification', 'candidateVerificationTrigger']) {
-				assert.ok(
-					names.has(`n8n-nodes-candidate-verification.${name}`),
-					`${name} missing from nodes.json`,
-				);
-			}
-			// The editor shows each node with the icon n8n serves from the installed package.
-			const action = nodes.find(
-				(node) => node.name === 'n8n-nodes-candidate-verification.candidateVerification',
-			);
-			const iconUrls =
-				typeof action.iconUrl === 'string' ? [action.iconUrl] : Object.values(action.iconUrl || {});
-			assert.ok(iconUrls.length > 0, 'the node type has no iconUrl');
-			for (const iconUrl of iconUrls) {
-				const icon = await n8n.request('GET', `/${iconUrl.replace(/^\//, '')}`, { raw: true });
-				assert.equal(icon.status, 200, `${iconUrl} answered ${icon.status}`);
-				assert.match(await icon.text(), /<svg/, `${iconUrl} is not an SVG`);
-			}
-			const credentials = await n8n.request('GET', '/types/credentials.json');
-			const credential = credentials.find((type) => type.name === 'candidateVerificationApi');
-			assert.ok(credential, 'candidateVerificationApi missing from credentials.json');
-			const fields = new Set(credential.properties.map((property) => property.name));
-			for (const field of [
-				'apiKey',
-				'environment',
-				'stagingBaseUrl',
-				'productionBaseUrl',
-				'orgId',
-			]) {
-				assert.ok(fields.has(field), `credential field ${field} missing`);
-			}
-			return `${nodes.length} node types`;
-		},
-	);
+	await check('node and credential types registered (/types/nodes.json, /types/credentials.json), node icons served', async () => {
+		const nodes = await n8n.request('GET', '/types/nodes.json');
+		const names = new Set(nodes.map((node) => node.name));
+		for (const name of ['candidateVerification', 'candidateVerificationTrigger']) {
+			assert.ok(names.has(`n8n-nodes-candidate-verification.${name}`), `${name} missing from nodes.json`);
+		}
+		// The editor shows each node with the icon n8n serves from the installed package.
+		const action = nodes.find((node) => node.name === 'n8n-nodes-candidate-verification.candidateVerification');
+		const iconUrls = typeof action.iconUrl === 'string' ? [action.iconUrl] : Object.values(action.iconUrl || {});
+		assert.ok(iconUrls.length > 0, 'the node type has no iconUrl');
+		for (const iconUrl of iconUrls) {
+			const icon = await n8n.request('GET', `/${iconUrl.replace(/^\//, '')}`, { raw: true });
+			assert.equal(icon.status, 200, `${iconUrl} answered ${icon.status}`);
+			assert.match(await icon.text(), /<svg/, `${iconUrl} is not an SVG`);
+		}
+		const credentials = await n8n.request('GET', '/types/credentials.json');
+		const credential = credentials.find((type) => type.name === 'candidateVerificationApi');
+		assert.ok(credential, 'candidateVerificationApi missing from credentials.json');
+		const fields = new Set(credential.properties.map((property) => property.name));
+		for (const field of ['apiKey', 'environment', 'stagingBaseUrl', 'productionBaseUrl', 'orgId']) {
+			assert.ok(fields.has(field), `credential field ${field} missing`);
+		}
+		return `${nodes.length} node types`;
+	});
 
 	const apiReady = await check('public API key created', async () => {
 		assert.ok(await n8n.createApiKey('e2e'));
@@ -194,57 +165,36 @@ async function checks() {
 
 	// The trigger example was published before boot, so n8n activated it while starting.
 	let registration;
-	await check(
-		"activation at boot registered exactly one webhook configuration, at n8n's production webhook URL",
-		async () => {
-			const state = await waitFor(
-				sandboxState,
-				(s) => s.webhookConfigs.length > 0,
-				'the trigger registration',
-			);
-			await sleep(300);
-			const { webhookConfigs } = await sandboxState();
-			assert.equal(webhookConfigs.length, 1, `${webhookConfigs.length} configurations`);
-			const [config] = webhookConfigs;
-			assert.equal(config.endpoint, TRIGGER_URL);
-			assert.ok(
-				typeof config.apiKey === 'string' && config.apiKey.length >= 32,
-				'the webhook secret is not a long random string',
-			);
-			assert.ok(config.apiKey !== API_KEY, 'the webhook secret is the API key');
-			const posts = (await sandboxRequests()).filter((r) => r.path === `${V}/webhook-config`);
-			assert.equal(posts.length, 1, `${posts.length} POST /webhook-config`);
-			assert.ok(
-				posts[0].headers['x-api-key'] === API_KEY,
-				'registration not sent with the credential API key',
-			);
-			registration = { id: config.id, secret: config.apiKey };
-			return `config ${config.id}, ${state.webhookConfigs.length} at first sight`;
-		},
-	);
+	await check('activation at boot registered exactly one webhook configuration, at n8n\'s production webhook URL', async () => {
+		const state = await waitFor(sandboxState, (s) => s.webhookConfigs.length > 0, 'the trigger registration');
+		await sleep(300);
+		const { webhookConfigs } = await sandboxState();
+		assert.equal(webhookConfigs.length, 1, `${webhookConfigs.length} configurations`);
+		const [config] = webhookConfigs;
+		assert.equal(config.endpoint, TRIGGER_URL);
+		assert.ok(typeof config.apiKey === 'string' && config.apiKey.length >= 32, 'the webhook secret is not a long random string');
+		assert.ok(config.apiKey !== API_KEY, 'the webhook secret is the API key');
+		const posts = (await sandboxRequests()).filter((r) => r.path === `${V}/webhook-config`);
+		assert.equal(posts.length, 1, `${posts.length} POST /webhook-config`);
+		assert.ok(posts[0].headers['x-api-key'] === API_KEY, 'registration not sent with the credential API key');
+		registration = { id: config.id, secret: config.apiKey };
+		return `config ${config.id}, ${state.webhookConfigs.length} at first sight`;
+	});
 
 	// ---- credential test, as the editor's "Test" / save does it -----------------------------------
-	const stored = await n8n
-		.rest('GET', `/credentials/${CREDENTIAL_ID}?includeData=true`)
-		.catch(() => undefined);
+	const stored = await n8n.rest('GET', `/credentials/${CREDENTIAL_ID}?includeData=true`).catch(() => undefined);
 	const credentialTest = (credential, data) =>
 		n8n.rest('POST', '/credentials/test', {
 			credentials: { id: credential.id, name: credential.name, type: credential.type, data },
 		});
 
-	await check(
-		'credential test (POST /rest/credentials/test) succeeds with the stored key',
-		async () => {
-			assert.ok(stored, 'credential not readable');
-			assert.ok(
-				String(stored.data.apiKey).startsWith('__n8n_BLANK_VALUE_'),
-				'the editor should see the key redacted',
-			);
-			const result = await credentialTest(stored, stored.data);
-			assert.equal(result.status, 'OK', result.message);
-			return result.message;
-		},
-	);
+	await check('credential test (POST /rest/credentials/test) succeeds with the stored key', async () => {
+		assert.ok(stored, 'credential not readable');
+		assert.ok(String(stored.data.apiKey).startsWith('__n8n_BLANK_VALUE_'), 'the editor should see the key redacted');
+		const result = await credentialTest(stored, stored.data);
+		assert.equal(result.status, 'OK', result.message);
+		return result.message;
+	});
 
 	await check('credential test fails with a wrong key (and the key really was sent)', async () => {
 		const wrongKey = `wrong-${Date.now()}`;
@@ -257,10 +207,7 @@ async function checks() {
 	});
 
 	await check('credential test fails when the service answers 502 through a gateway', async () => {
-		const gatewayCredential = await n8n.rest(
-			'GET',
-			`/credentials/${GATEWAY_CREDENTIAL_ID}?includeData=true`,
-		);
+		const gatewayCredential = await n8n.rest('GET', `/credentials/${GATEWAY_CREDENTIAL_ID}?includeData=true`);
 		const result = await credentialTest(gatewayCredential, gatewayCredential.data);
 		assert.equal(result.status, 'Error');
 		return `"${result.message}"`;
@@ -269,35 +216,21 @@ async function checks() {
 	// ---- example: candidates to reports -----------------------------------------------------------
 	await sandbox('DELETE', '/__sandbox/requests');
 	let run;
-	const exampleRan = await check(
-		'example "candidates to reports" runs through the REST API and succeeds',
-		async () => {
-			run = await runWorkflow(ACTIONS_WORKFLOW);
-			const error = run.data.resultData.error;
-			assert.equal(
-				run.status,
-				'success',
-				error && `${error.node && error.node.name}: ${error.message}`,
-			);
-			const workflow = JSON.parse(
-				fs.readFileSync(path.join(ROOT, 'examples/candidates-to-reports.json'), 'utf8'),
-			);
-			const expected = workflow.nodes
-				.filter((node) => !node.type.endsWith('stickyNote'))
-				.map((node) => node.name);
-			const ran = Object.keys(run.data.resultData.runData);
-			assert.deepEqual(ran.sort(), expected.sort());
-			return `execution ${run.id}, ${ran.length} nodes`;
-		},
-	);
+	const exampleRan = await check('example "candidates to reports" runs through the REST API and succeeds', async () => {
+		run = await runWorkflow(ACTIONS_WORKFLOW);
+		const error = run.data.resultData.error;
+		assert.equal(run.status, 'success', error && `${error.node && error.node.name}: ${error.message}`);
+		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/candidates-to-reports.json'), 'utf8'));
+		const expected = workflow.nodes.filter((node) => !node.type.endsWith('stickyNote')).map((node) => node.name);
+		const ran = Object.keys(run.data.resultData.runData);
+		assert.deepEqual(ran.sort(), expected.sort());
+		return `execution ${run.id}, ${ran.length} nodes`;
+	});
 	if (!exampleRan) return;
 
 	const requests = await sandboxRequests();
-	const apiRequests = requests.filter(
-		(r) => r.path.startsWith(V) || r.path.startsWith('/utility/'),
-	);
-	const bodiesTo = (method, route) =>
-		apiRequests.filter((r) => r.method === method && r.path === route);
+	const apiRequests = requests.filter((r) => r.path.startsWith(V) || r.path.startsWith('/utility/'));
+	const bodiesTo = (method, route) => apiRequests.filter((r) => r.method === method && r.path === route);
 	const candidates = outputJson(run, 'Candidates');
 	const profiles = outputJson(run, 'Create Profile');
 	const uploads = outputJson(run, 'Upload Document');
@@ -309,235 +242,150 @@ async function checks() {
 		return `${apiRequests.length} requests`;
 	});
 
-	await check(
-		'Purpose Get Many → Form Create: purpose from the list, checks, expiry as Unix seconds',
-		async () => {
-			const purposes = outputJson(run, 'Get Purposes');
-			assert.equal(purposes.length, 4);
-			const bgv = purposes.find((purpose) => purpose.name === 'BGV');
-			const [form] = outputJson(run, 'Create Form');
-			assert.match(form._id, /^[0-9a-f]{24}$/);
-			const [request] = bodiesTo('POST', `${V}/ekyc-forms`);
-			assert.equal(request.body.purpose, bgv._id);
-			assert.deepEqual(
-				request.body.verifications.map((check) => `${check.name}:${check.skipAllowed}`),
-				[
-					'bgv-employment:false',
-					'bgv-cibil:false',
-					'bgv-criminal:false',
-					'bgv-police-verification:true',
-					'bgv-tenth:true',
-				],
-			);
-			assert.equal(request.body.type, 'diy');
-			assert.deepEqual(request.body.sharing, { visibility: 'private' });
-			assert.equal(request.body.userPaymentRequired, false);
-			assert.ok(Number.isInteger(request.body.expiry), 'expiry is not an integer');
-			const days = (request.body.expiry - Date.now() / 1000) / 86400;
-			assert.ok(days > 29 && days < 31, `expiry is ${days.toFixed(1)} days ahead`);
-			return `form ${form._id}`;
-		},
-	);
+	await check('Purpose Get Many → Form Create: purpose from the list, checks, expiry as Unix seconds', async () => {
+		const purposes = outputJson(run, 'Get Purposes');
+		assert.equal(purposes.length, 4);
+		const bgv = purposes.find((purpose) => purpose.name === 'BGV');
+		const [form] = outputJson(run, 'Create Form');
+		assert.match(form._id, /^[0-9a-f]{24}$/);
+		const [request] = bodiesTo('POST', `${V}/ekyc-forms`);
+		assert.equal(request.body.purpose, bgv._id);
+		assert.deepEqual(
+			request.body.verifications.map((check) => `${check.name}:${check.skipAllowed}`),
+			['bgv-employment:false', 'bgv-cibil:false', 'bgv-criminal:false', 'bgv-police-verification:true', 'bgv-tenth:true'],
+		);
+		assert.equal(request.body.type, 'diy');
+		assert.deepEqual(request.body.sharing, { visibility: 'private' });
+		assert.equal(request.body.userPaymentRequired, false);
+		assert.ok(Number.isInteger(request.body.expiry), 'expiry is not an integer');
+		const days = (request.body.expiry - Date.now() / 1000) / 86400;
+		assert.ok(days > 29 && days < 31, `expiry is ${days.toFixed(1)} days ahead`);
+		return `form ${form._id}`;
+	});
 
-	await check(
-		'Profile Create for 3 candidates from a list: transaction IDs, DOB sent as DD-MM-YYYY',
-		async () => {
-			assert.equal(profiles.length, 3);
-			assert.equal(
-				new Set(profiles.map((p) => p.transactionId)).size,
-				3,
-				'transaction IDs are not distinct',
-			);
-			// n8n may send the items' requests concurrently: match them by name, not by order.
-			const sent = bodiesTo('POST', `${V}/ekyc-forms/${profiles[0].formId}/diy-candidate`).map(
-				(r) => r.body,
-			);
-			assert.equal(sent.length, 3);
-			const byName = Object.fromEntries(sent.map((body) => [body.name, body]));
-			assert.deepEqual(
-				['Asha Verma', 'Rahul Mehta', 'Sam Iyer'].map(
-					(name) => byName[name] && byName[name].verificationFields.dob,
-				),
-				['17-05-1994', '03-11-1990', '09-12-1988'], // given as 1994-05-17, 03-11-1990, 1988-12-09
-			);
-			assert.deepEqual(byName['Asha Verma'], {
-				name: 'Asha Verma',
-				gender: 'Female',
-				mobile: '+919876543210',
-				profession: 'Software Engineer',
-				email: 'asha.verma@example.com',
-				verificationFields: { dob: '17-05-1994', fatherName: 'Rajesh Verma' },
-			});
-			assert.deepEqual(
-				['Asha Verma', 'Rahul Mehta', 'Sam Iyer'].map((name) => byName[name].gender),
-				['Female', 'Male', 'Other'],
-			);
-			assert.deepEqual(
-				profiles.map((p) => p.name),
-				['Asha Verma', 'Rahul Mehta', 'Sam Iyer'],
-			);
-			return profiles.map((p) => p.transactionId).join(', ');
-		},
-	);
+	await check('Profile Create for 3 candidates from a list: transaction IDs, DOB sent as DD-MM-YYYY', async () => {
+		assert.equal(profiles.length, 3);
+		assert.equal(new Set(profiles.map((p) => p.transactionId)).size, 3, 'transaction IDs are not distinct');
+		// n8n may send the items' requests concurrently: match them by name, not by order.
+		const sent = bodiesTo('POST', `${V}/ekyc-forms/${profiles[0].formId}/diy-candidate`).map((r) => r.body);
+		assert.equal(sent.length, 3);
+		const byName = Object.fromEntries(sent.map((body) => [body.name, body]));
+		assert.deepEqual(
+			['Asha Verma', 'Rahul Mehta', 'Sam Iyer'].map((name) => byName[name] && byName[name].verificationFields.dob),
+			['17-05-1994', '03-11-1990', '09-12-1988'], // given as 1994-05-17, 03-11-1990, 1988-12-09
+		);
+		assert.deepEqual(byName['Asha Verma'], {
+			name: 'Asha Verma',
+			gender: 'Female',
+			mobile: '+919876543210',
+			profession: 'Software Engineer',
+			email: 'asha.verma@example.com',
+			verificationFields: { dob: '17-05-1994', fatherName: 'Rajesh Verma' },
+		});
+		assert.deepEqual(['Asha Verma', 'Rahul Mehta', 'Sam Iyer'].map((name) => byName[name].gender), ['Female', 'Male', 'Other']);
+		assert.deepEqual(profiles.map((p) => p.name), ['Asha Verma', 'Rahul Mehta', 'Sam Iyer']);
+		return profiles.map((p) => p.transactionId).join(', ');
+	});
 
-	await check(
-		'File Upload of a PDF made in the workflow (multipart, field "file", category in the query)',
-		async () => {
-			const sent = bodiesTo('POST', '/utility/api/1.0/files');
-			assert.equal(sent.length, 3);
-			for (const request of sent) {
-				assert.equal(request.query.fileCategory, 'bgv-employment');
-				const [file] = request.body.files;
-				assert.equal(file.field, 'file');
-				assert.equal(file.contentType, 'application/pdf');
-				assert.ok(file.size > 300, `${file.filename} has ${file.size} bytes`);
-			}
-			assert.deepEqual(sent.map((request) => request.body.files[0].filename).sort(), [
-				'salary-slip-asha-verma.pdf',
-				'salary-slip-rahul-mehta.pdf',
-				'salary-slip-sam-iyer.pdf',
-			]);
-			assert.deepEqual(
-				uploads.map((u) => u.fileName),
-				['salary-slip-asha-verma.pdf', 'salary-slip-rahul-mehta.pdf', 'salary-slip-sam-iyer.pdf'],
-			);
-			const files = (await sandboxState()).files.filter(
-				(file) => file.source === 'upload:bgv-employment',
-			);
-			assert.deepEqual(uploads.map((u) => u.fileUrl).sort(), files.map((file) => file.url).sort());
-		},
-	);
+	await check('File Upload of a PDF made in the workflow (multipart, field "file", category in the query)', async () => {
+		const sent = bodiesTo('POST', '/utility/api/1.0/files');
+		assert.equal(sent.length, 3);
+		for (const request of sent) {
+			assert.equal(request.query.fileCategory, 'bgv-employment');
+			const [file] = request.body.files;
+			assert.equal(file.field, 'file');
+			assert.equal(file.contentType, 'application/pdf');
+			assert.ok(file.size > 300, `${file.filename} has ${file.size} bytes`);
+		}
+		assert.deepEqual(
+			sent.map((request) => request.body.files[0].filename).sort(),
+			['salary-slip-asha-verma.pdf', 'salary-slip-rahul-mehta.pdf', 'salary-slip-sam-iyer.pdf'],
+		);
+		assert.deepEqual(uploads.map((u) => u.fileName), ['salary-slip-asha-verma.pdf', 'salary-slip-rahul-mehta.pdf', 'salary-slip-sam-iyer.pdf']);
+		const files = (await sandboxState()).files.filter((file) => file.source === 'upload:bgv-employment');
+		assert.deepEqual(uploads.map((u) => u.fileUrl).sort(), files.map((file) => file.url).sort());
+	});
 
 	const submissions = bodiesTo('POST', `${V}/bgv/diy`).map((r) => r.body);
-	const submission = (txn, check) =>
-		submissions.find((s) => s.transactionId === txn && s.verificationName === check);
+	const submission = (txn, check) => submissions.find((s) => s.transactionId === txn && s.verificationName === check);
 
-	await check(
-		'typed submissions (employment, credit, criminal, police clearance) sent field by field',
-		async () => {
-			assert.equal(submissions.length, 15);
-			const [asha, rahul] = profiles;
-			const address = candidates[0].address;
-			assert.deepEqual(submission(asha.transactionId, 'bgv-employment').data, {
-				employmentDocumentType: 'salaryslip',
-				nameAsPerEmployerRecords: 'Asha Verma',
-				employerName: 'Acme Technologies',
-				joiningDate: '2021-04-01', // given as 01-04-2021
-				lastWorkingDate: '2024-03-31',
-				document: { label: 'salaryslip', url: uploads[0].fileUrl },
-			});
-			assert.equal(
-				submission(rahul.transactionId, 'bgv-employment').data.document.url,
-				uploads[1].fileUrl,
-			);
-			assert.deepEqual(submission(asha.transactionId, 'bgv-cibil').data, {
-				pan: 'ABCDE1234F',
-				document: { url: uploads[0].fileUrl },
-				permanentAddress: address,
-			});
-			assert.deepEqual(submission(asha.transactionId, 'bgv-criminal').data, {
-				currentAddress: address,
-				permanentAddress: address,
-			});
-			assert.deepEqual(submission(asha.transactionId, 'bgv-police-clearance-certificate').data, {
-				fileUrl: uploads[0].fileUrl,
-			});
-		},
-	);
+	await check('typed submissions (employment, credit, criminal, police clearance) sent field by field', async () => {
+		assert.equal(submissions.length, 15);
+		const [asha, rahul] = profiles;
+		const address = candidates[0].address;
+		assert.deepEqual(submission(asha.transactionId, 'bgv-employment').data, {
+			employmentDocumentType: 'salaryslip',
+			nameAsPerEmployerRecords: 'Asha Verma',
+			employerName: 'Acme Technologies',
+			joiningDate: '2021-04-01', // given as 01-04-2021
+			lastWorkingDate: '2024-03-31',
+			document: { label: 'salaryslip', url: uploads[0].fileUrl },
+		});
+		assert.equal(submission(rahul.transactionId, 'bgv-employment').data.document.url, uploads[1].fileUrl);
+		assert.deepEqual(submission(asha.transactionId, 'bgv-cibil').data, {
+			pan: 'ABCDE1234F',
+			document: { url: uploads[0].fileUrl },
+			permanentAddress: address,
+		});
+		assert.deepEqual(submission(asha.transactionId, 'bgv-criminal').data, { currentAddress: address, permanentAddress: address });
+		assert.deepEqual(submission(asha.transactionId, 'bgv-police-clearance-certificate').data, { fileUrl: uploads[0].fileUrl });
+	});
 
-	await check(
-		'typed 10th Education submission (level TENTH_STD, document list); each submission output chains on',
-		async () => {
-			assert.deepEqual(submission(profiles[2].transactionId, 'bgv-tenth').data, {
-				level: 'TENTH_STD',
-				nameAsPerDocument: candidates[2].name,
-				nameOfInstitute: 'Kendriya Vidyalaya',
-				registrationNumber: '3056789',
-				nameOfBoard: 'CBSE',
-				yearOfPassing: '2010',
-				documentList: [{ label: 'marksheet', url: uploads[2].fileUrl }],
-			});
-			for (const node of [
-				'Submit Employment Check',
-				'Submit Credit Check',
-				'Submit Court Record Check',
-				'Submit Police Clearance',
-				'Submit 10th Education',
-			]) {
-				const out = outputJson(run, node);
-				assert.deepEqual(
-					out.map((o) => o.transactionId),
-					profiles.map((p) => p.transactionId),
-					node,
-				);
-				assert.ok(
-					out.every((o) => o.submitted === true),
-					node,
-				);
-			}
-			const answers = apiRequests.filter((r) => r.path === `${V}/bgv/diy`).map((r) => r.status);
-			assert.ok(answers.every((status) => status === 200));
-		},
-	);
+	await check('typed 10th Education submission (level TENTH_STD, document list); each submission output chains on', async () => {
+		assert.deepEqual(submission(profiles[2].transactionId, 'bgv-tenth').data, {
+			level: 'TENTH_STD',
+			nameAsPerDocument: candidates[2].name,
+			nameOfInstitute: 'Kendriya Vidyalaya',
+			registrationNumber: '3056789',
+			nameOfBoard: 'CBSE',
+			yearOfPassing: '2010',
+			documentList: [{ label: 'marksheet', url: uploads[2].fileUrl }],
+		});
+		for (const node of ['Submit Employment Check', 'Submit Credit Check', 'Submit Court Record Check', 'Submit Police Clearance', 'Submit 10th Education']) {
+			const out = outputJson(run, node);
+			assert.deepEqual(out.map((o) => o.transactionId), profiles.map((p) => p.transactionId), node);
+			assert.ok(out.every((o) => o.submitted === true), node);
+		}
+		const answers = apiRequests.filter((r) => r.path === `${V}/bgv/diy`).map((r) => r.status);
+		assert.ok(answers.every((status) => status === 200));
+	});
 
-	await check(
-		'Transaction Get Status / Get Check Status: states, documents, orgId from the credential',
-		async () => {
-			const status = outputJson(run, 'Get Transaction Status');
-			assert.equal(status.length, 3);
-			assert.equal(status[0].state, 'IN_PROGRESS');
-			const states = Object.fromEntries(status[0].verificationList.map((c) => [c.name, c.state]));
-			for (const name of [
-				'bgv-employment',
-				'bgv-cibil',
-				'bgv-criminal',
-				'bgv-tenth',
-				'bgv-police-clearance-certificate',
-			]) {
-				assert.equal(states[name], 'IN_PROGRESS', name);
-			}
-			assert.equal(states['bgv-police-verification'], 'NOT_STARTED');
-			assert.match(status[0].report, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
-			const [checkStatus] = outputJson(run, 'Get Employment Check Status');
-			assert.equal(checkStatus.verificationName, 'bgv-employment');
-			assert.equal(checkStatus.state, 'IN_PROGRESS');
-			assert.deepEqual(checkStatus.documentList, [
-				{ label: 'salaryslip', url: uploads[0].fileUrl },
-			]);
-			const reads = apiRequests.filter((r) => r.path.startsWith(`${V}/transactions/`));
-			assert.equal(reads.length, 6);
-			assert.ok(
-				reads.every(
-					(r) =>
-						r.query.orgId === ORG_ID && profiles.some((p) => p.transactionId === r.query.txnId),
-				),
-			);
-			assert.ok(reads.some((r) => r.path === `${V}/transactions/bgv-employment/info`));
-		},
-	);
+	await check('Transaction Get Status / Get Check Status: states, documents, orgId from the credential', async () => {
+		const status = outputJson(run, 'Get Transaction Status');
+		assert.equal(status.length, 3);
+		assert.equal(status[0].state, 'IN_PROGRESS');
+		const states = Object.fromEntries(status[0].verificationList.map((c) => [c.name, c.state]));
+		for (const name of ['bgv-employment', 'bgv-cibil', 'bgv-criminal', 'bgv-tenth', 'bgv-police-clearance-certificate']) {
+			assert.equal(states[name], 'IN_PROGRESS', name);
+		}
+		assert.equal(states['bgv-police-verification'], 'NOT_STARTED');
+		assert.match(status[0].report, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
+		const [checkStatus] = outputJson(run, 'Get Employment Check Status');
+		assert.equal(checkStatus.verificationName, 'bgv-employment');
+		assert.equal(checkStatus.state, 'IN_PROGRESS');
+		assert.deepEqual(checkStatus.documentList, [{ label: 'salaryslip', url: uploads[0].fileUrl }]);
+		const reads = apiRequests.filter((r) => r.path.startsWith(`${V}/transactions/`));
+		assert.equal(reads.length, 6);
+		assert.ok(reads.every((r) => r.query.orgId === ORG_ID && profiles.some((p) => p.transactionId === r.query.txnId)));
+		assert.ok(reads.some((r) => r.path === `${V}/transactions/bgv-employment/info`));
+	});
 
-	await check(
-		'File Download of the report as binary: file name, MIME type, bytes start with %PDF',
-		async () => {
-			const items = outputItems(run, 'Download Report');
-			assert.equal(items.length, 3);
-			const status = outputJson(run, 'Get Transaction Status');
-			for (const [index, item] of items.entries()) {
-				const binary = item.binary && item.binary.report;
-				assert.ok(binary, 'no binary field "report"');
-				assert.equal(binary.fileName, `report-${profiles[index].transactionId}.pdf`);
-				assert.equal(binary.mimeType, 'application/pdf');
-				assert.equal(item.json.url, status[index].report);
-				const { bytes } = await n8n.binaryData(binary.id);
-				assert.ok(
-					bytes.length > 0 && bytes.length === binary.bytes,
-					`${bytes.length} bytes downloaded, ${binary.bytes} recorded`,
-				);
-				assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
-			}
-			return `${items[0].binary.report.fileName}, ${items[0].binary.report.bytes} bytes`;
-		},
-	);
+	await check('File Download of the report as binary: file name, MIME type, bytes start with %PDF', async () => {
+		const items = outputItems(run, 'Download Report');
+		assert.equal(items.length, 3);
+		const status = outputJson(run, 'Get Transaction Status');
+		for (const [index, item] of items.entries()) {
+			const binary = item.binary && item.binary.report;
+			assert.ok(binary, 'no binary field "report"');
+			assert.equal(binary.fileName, `report-${profiles[index].transactionId}.pdf`);
+			assert.equal(binary.mimeType, 'application/pdf');
+			assert.equal(item.json.url, status[index].report);
+			const { bytes } = await n8n.binaryData(binary.id);
+			assert.ok(bytes.length > 0 && bytes.length === binary.bytes, `${bytes.length} bytes downloaded, ${binary.bytes} recorded`);
+			assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+		}
+		return `${items[0].binary.report.fileName}, ${items[0].binary.report.bytes} bytes`;
+	});
 
 	await check('File Get Signed URL: the link serves the report without a key', async () => {
 		const [signed] = outputJson(run, 'Get Report Signed URL');
@@ -547,9 +395,7 @@ async function checks() {
 		assert.equal(response.headers.get('content-type'), 'application/pdf');
 		const bytes = Buffer.from(await response.arrayBuffer());
 		assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
-		const tokenSteps = bodiesTo('POST', `${V}/download-manager/download-file`).filter(
-			(r) => r.body.getDownloadToken === true,
-		);
+		const tokenSteps = bodiesTo('POST', `${V}/download-manager/download-file`).filter((r) => r.body.getDownloadToken === true);
 		assert.equal(tokenSteps.length, 3);
 	});
 
@@ -564,252 +410,161 @@ async function checks() {
 	});
 
 	// ---- trigger: notifications from the example's submissions -------------------------------------
-	const expectedEvents = submissions
-		.map((s) => `${s.transactionId}/${s.verificationName}/IN_PROGRESS`)
-		.sort();
-	await check(
-		'each submission notified n8n: one trigger execution per notification, with a readable summary',
-		async () => {
-			const executions = await waitFor(
-				() => n8n.executions(TRIGGER_WORKFLOW),
-				(list) => list.filter((e) => e.status === 'success').length >= expectedEvents.length,
-				`${expectedEvents.length} trigger executions`,
-			);
-			assert.equal(executions.length, expectedEvents.length);
-			assert.ok(executions.every((e) => e.mode === 'webhook' && e.status === 'success'));
-			const seen = executions.map((e) => {
-				const p = triggerPayload(e);
-				return `${p.transactionId}/${p.verificationId}/${p.newState}`;
-			});
-			assert.deepEqual(seen.sort(), expectedEvents);
-			const sample = executions.find((e) => triggerPayload(e).verificationId === 'bgv-employment');
-			const payload = triggerPayload(sample);
-			assert.deepEqual(Object.keys(payload).sort(), [
-				'newState',
-				'receivedAt',
-				'transactionId',
-				'verificationId',
-			]);
-			assert.ok(!Number.isNaN(Date.parse(payload.receivedAt)));
-			const [summary] = outputJson(sample, 'Summarize Event');
-			assert.equal(
-				summary.summary,
-				`Candidate ${payload.transactionId} check bgv-employment is now IN_PROGRESS`,
-			);
-			const deliveries = (await sandboxState()).deliveries.filter(
-				(d) => d.endpoint === TRIGGER_URL,
-			);
-			assert.ok(
-				deliveries.length === expectedEvents.length &&
-					deliveries.every((d) => d.statusCode === 200),
-			);
-			return `${executions.length} executions, e.g. "${summary.summary}"`;
-		},
-	);
+	const expectedEvents = submissions.map((s) => `${s.transactionId}/${s.verificationName}/IN_PROGRESS`).sort();
+	await check('each submission notified n8n: one trigger execution per notification, with a readable summary', async () => {
+		const executions = await waitFor(
+			() => n8n.executions(TRIGGER_WORKFLOW),
+			(list) => list.filter((e) => e.status === 'success').length >= expectedEvents.length,
+			`${expectedEvents.length} trigger executions`,
+		);
+		assert.equal(executions.length, expectedEvents.length);
+		assert.ok(executions.every((e) => e.mode === 'webhook' && e.status === 'success'));
+		const seen = executions.map((e) => {
+			const p = triggerPayload(e);
+			return `${p.transactionId}/${p.verificationId}/${p.newState}`;
+		});
+		assert.deepEqual(seen.sort(), expectedEvents);
+		const sample = executions.find((e) => triggerPayload(e).verificationId === 'bgv-employment');
+		const payload = triggerPayload(sample);
+		assert.deepEqual(Object.keys(payload).sort(), ['newState', 'receivedAt', 'transactionId', 'verificationId']);
+		assert.ok(!Number.isNaN(Date.parse(payload.receivedAt)));
+		const [summary] = outputJson(sample, 'Summarize Event');
+		assert.equal(summary.summary, `Candidate ${payload.transactionId} check bgv-employment is now IN_PROGRESS`);
+		const deliveries = (await sandboxState()).deliveries.filter((d) => d.endpoint === TRIGGER_URL);
+		assert.ok(deliveries.length === expectedEvents.length && deliveries.every((d) => d.statusCode === 200));
+		return `${executions.length} executions, e.g. "${summary.summary}"`;
+	});
 
 	const triggerCount = async () => (await n8n.executions(TRIGGER_WORKFLOW)).length;
 	const transition = (newState, txn = profiles[0].transactionId) =>
-		sandbox('POST', '/__sandbox/transition', {
-			transactionId: txn,
-			verificationName: 'bgv-criminal',
-			newState,
-		});
+		sandbox('POST', '/__sandbox/transition', { transactionId: txn, verificationName: 'bgv-criminal', newState });
 	const post = (headers) =>
 		fetch(TRIGGER_URL, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...headers },
-			body: JSON.stringify({
-				transactionId: profiles[0].transactionId,
-				verificationId: 'bgv-employment',
-				newState: 'COMPLETED',
-			}),
+			body: JSON.stringify({ transactionId: profiles[0].transactionId, verificationId: 'bgv-employment', newState: 'COMPLETED' }),
 		}).then((response) => response.status);
 
-	await check(
-		'a state change at the service (sandbox transition to COMPLETED) starts the workflow',
-		async () => {
-			const before = await triggerCount();
-			await transition('COMPLETED');
-			const executions = await waitFor(
-				() => n8n.executions(TRIGGER_WORKFLOW),
-				(l) => l.length > before,
-				'the execution',
-			);
-			const newest = executions.find((e) => triggerPayload(e).newState === 'COMPLETED');
-			assert.ok(newest, 'no execution with newState COMPLETED');
-			assert.equal(
-				outputJson(newest, 'Summarize Event')[0].summary,
-				`Candidate ${profiles[0].transactionId} check bgv-criminal is now COMPLETED`,
-			);
-		},
-	);
+	await check('a state change at the service (sandbox transition to COMPLETED) starts the workflow', async () => {
+		const before = await triggerCount();
+		await transition('COMPLETED');
+		const executions = await waitFor(() => n8n.executions(TRIGGER_WORKFLOW), (l) => l.length > before, 'the execution');
+		const newest = executions.find((e) => triggerPayload(e).newState === 'COMPLETED');
+		assert.ok(newest, 'no execution with newState COMPLETED');
+		assert.equal(
+			outputJson(newest, 'Summarize Event')[0].summary,
+			`Candidate ${profiles[0].transactionId} check bgv-criminal is now COMPLETED`,
+		);
+	});
 
-	await check(
-		'forged notifications get 401 and start nothing (no key, wrong keys, one header wrong)',
-		async () => {
-			const before = await triggerCount();
-			const secret = registration.secret;
-			const answers = [
-				await post({}),
-				await post({ 'x-api-key': 'forged', 'x-webhook-key': 'forged' }),
-				await post({ 'x-api-key': secret, 'x-webhook-key': 'forged' }),
-				await post({ 'x-api-key': API_KEY, 'x-webhook-key': API_KEY }),
-			];
-			assert.deepEqual(answers, [401, 401, 401, 401]);
-			await sleep(1000);
-			assert.equal(await triggerCount(), before, 'a forged notification created an execution');
-		},
-	);
+	await check('forged notifications get 401 and start nothing (no key, wrong keys, one header wrong)', async () => {
+		const before = await triggerCount();
+		const secret = registration.secret;
+		const answers = [
+			await post({}),
+			await post({ 'x-api-key': 'forged', 'x-webhook-key': 'forged' }),
+			await post({ 'x-api-key': secret, 'x-webhook-key': 'forged' }),
+			await post({ 'x-api-key': API_KEY, 'x-webhook-key': API_KEY }),
+		];
+		assert.deepEqual(answers, [401, 401, 401, 401]);
+		await sleep(1000);
+		assert.equal(await triggerCount(), before, 'a forged notification created an execution');
+	});
 
 	await check('a notification signed with the secret (both headers) is accepted', async () => {
 		const before = await triggerCount();
-		assert.equal(
-			await post({ 'x-api-key': registration.secret, 'x-webhook-key': registration.secret }),
-			200,
-		);
+		assert.equal(await post({ 'x-api-key': registration.secret, 'x-webhook-key': registration.secret }), 200);
 		await waitFor(triggerCount, (count) => count === before + 1, 'the execution');
 	});
 
 	// ---- deactivate / activate through the public API ------------------------------------------------
 	const webhookStatus = () => post({});
-	const configsAtTrigger = async () =>
-		(await sandboxState()).webhookConfigs.filter((c) => c.endpoint === TRIGGER_URL);
-	const configRequests = async () =>
-		(await sandboxRequests()).filter((r) => r.path.startsWith(`${V}/webhook-config`));
+	const configsAtTrigger = async () => (await sandboxState()).webhookConfigs.filter((c) => c.endpoint === TRIGGER_URL);
+	const configRequests = async () => (await sandboxRequests()).filter((r) => r.path.startsWith(`${V}/webhook-config`));
 	const configRequestsSince = async (before, what) =>
-		(await waitFor(configRequests, (requests) => requests.length > before.length, what)).slice(
-			before.length,
-		);
+		(await waitFor(configRequests, (requests) => requests.length > before.length, what)).slice(before.length);
 	let secretWhileInactive;
 
-	await check(
-		'deactivate (public API): webhook unregistered in n8n, secret at the service replaced',
-		async () => {
-			const before = await configRequests();
-			await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/deactivate`);
-			await waitFor(webhookStatus, (status) => status === 404, 'the webhook to be removed');
-			// n8n removes the route before the deactivation hook's PUT reaches the service: wait for it.
-			const after = await configRequestsSince(before, 'the secret-replacing PUT');
-			assert.deepEqual(
-				after.map((r) => `${r.method} ${r.path}`),
-				[`PUT ${V}/webhook-config/${registration.id}`],
-			);
-			const [config] = await configsAtTrigger();
-			assert.ok(config.apiKey !== registration.secret, 'the old secret is still configured');
-			secretWhileInactive = config.apiKey;
-		},
-	);
+	await check('deactivate (public API): webhook unregistered in n8n, secret at the service replaced', async () => {
+		const before = await configRequests();
+		await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/deactivate`);
+		await waitFor(webhookStatus, (status) => status === 404, 'the webhook to be removed');
+		// n8n removes the route before the deactivation hook's PUT reaches the service: wait for it.
+		const after = await configRequestsSince(before, 'the secret-replacing PUT');
+		assert.deepEqual(after.map((r) => `${r.method} ${r.path}`), [`PUT ${V}/webhook-config/${registration.id}`]);
+		const [config] = await configsAtTrigger();
+		assert.ok(config.apiKey !== registration.secret, 'the old secret is still configured');
+		secretWhileInactive = config.apiKey;
+	});
 
 	await check('while inactive, a notification from the service starts nothing', async () => {
 		const before = await triggerCount();
 		const deliveries = (await sandboxState()).deliveries.length;
 		await transition('IN_PROGRESS');
-		const state = await waitFor(
-			sandboxState,
-			(s) => s.deliveries.length >= deliveries + 2,
-			'the deliveries',
-		);
+		const state = await waitFor(sandboxState, (s) => s.deliveries.length >= deliveries + 2, 'the deliveries');
 		const ours = state.deliveries.slice(deliveries).filter((d) => d.endpoint === TRIGGER_URL);
-		assert.deepEqual(
-			ours.map((d) => d.statusCode),
-			[404],
-		);
+		assert.deepEqual(ours.map((d) => d.statusCode), [404]);
 		assert.equal(await triggerCount(), before);
 	});
 
-	await check(
-		'activate again (public API): the same configuration is reused (PUT, still exactly one)',
-		async () => {
-			const before = await configRequests();
-			await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/activate`);
-			await waitFor(webhookStatus, (status) => status === 401, 'the webhook to be registered');
-			const after = await configRequestsSince(before, 'the re-registering PUT');
-			assert.deepEqual(
-				after.map((r) => `${r.method} ${r.path}`),
-				[`PUT ${V}/webhook-config/${registration.id}`],
-			);
-			assert.ok(after[0].headers['x-api-key'] === API_KEY);
-			const configs = await configsAtTrigger();
-			assert.equal(configs.length, 1, `${configs.length} configurations point at n8n`);
-			assert.equal(configs[0].id, registration.id);
-			assert.ok(
-				configs[0].apiKey !== registration.secret && configs[0].apiKey !== secretWhileInactive,
-				'the secret was not renewed',
-			);
-			const posts = (await sandboxRequests()).filter(
-				(r) => r.method === 'POST' && r.path === `${V}/webhook-config`,
-			);
-			assert.equal(
-				posts.length,
-				1,
-				"only the example's own Create may POST after the boot registration",
-			);
-			registration.secret = configs[0].apiKey;
-		},
-	);
+	await check('activate again (public API): the same configuration is reused (PUT, still exactly one)', async () => {
+		const before = await configRequests();
+		await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/activate`);
+		await waitFor(webhookStatus, (status) => status === 401, 'the webhook to be registered');
+		const after = await configRequestsSince(before, 'the re-registering PUT');
+		assert.deepEqual(after.map((r) => `${r.method} ${r.path}`), [`PUT ${V}/webhook-config/${registration.id}`]);
+		assert.ok(after[0].headers['x-api-key'] === API_KEY);
+		const configs = await configsAtTrigger();
+		assert.equal(configs.length, 1, `${configs.length} configurations point at n8n`);
+		assert.equal(configs[0].id, registration.id);
+		assert.ok(configs[0].apiKey !== registration.secret && configs[0].apiKey !== secretWhileInactive, 'the secret was not renewed');
+		const posts = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === `${V}/webhook-config`);
+		assert.equal(posts.length, 1, 'only the example\'s own Create may POST after the boot registration');
+		registration.secret = configs[0].apiKey;
+	});
 
-	await check(
-		'after re-activation, notifications from the service start the workflow again',
-		async () => {
-			const before = await triggerCount();
-			await transition('COMPLETED', profiles[1].transactionId);
-			await waitFor(triggerCount, (count) => count === before + 1, 'the execution');
-			const state = await sandboxState();
-			assert.equal(
-				state.deliveries.filter((d) => d.endpoint === TRIGGER_URL).at(-1).statusCode,
-				200,
-			);
-		},
-	);
+	await check('after re-activation, notifications from the service start the workflow again', async () => {
+		const before = await triggerCount();
+		await transition('COMPLETED', profiles[1].transactionId);
+		await waitFor(triggerCount, (count) => count === before + 1, 'the execution');
+		const state = await sandboxState();
+		assert.equal(state.deliveries.filter((d) => d.endpoint === TRIGGER_URL).at(-1).statusCode, 200);
+	});
 
 	// ---- errors ------------------------------------------------------------------------------------
-	await check(
-		"a provider rejection (code -1) fails the execution with the provider's message",
-		async () => {
-			const execution = await runWorkflow('cvE2eProviderErr');
-			assert.equal(execution.status, 'error');
-			const { error, lastNodeExecuted } = execution.data.resultData;
-			assert.equal(lastNodeExecuted, 'Create Form (unknown purpose)');
-			assert.equal(
-				error.message,
-				'Create a form was rejected by the Candidate Verification Service: "purpose" must be a valid purpose _id',
-			);
-			assert.match(error.description, /\(HTTP 200, code -1\)/);
-			assert.equal(error.httpCode, '200', 'the panel shows "Error code" from httpCode');
-			return `"${error.message}"`;
-		},
-	);
+	await check('a provider rejection (code -1) fails the execution with the provider\'s message', async () => {
+		const execution = await runWorkflow('cvE2eProviderErr');
+		assert.equal(execution.status, 'error');
+		const { error, lastNodeExecuted } = execution.data.resultData;
+		assert.equal(lastNodeExecuted, 'Create Form (unknown purpose)');
+		assert.equal(error.message, 'Create a form was rejected by the Candidate Verification Service: "purpose" must be a valid purpose _id');
+		assert.match(error.description, /\(HTTP 200, code -1\)/);
+		assert.equal(error.httpCode, '200', 'the panel shows "Error code" from httpCode');
+		return `"${error.message}"`;
+	});
 
-	await check(
-		'an HTTP 502 with an HTML body from a gateway fails the execution with a clear message',
-		async () => {
-			const execution = await runWorkflow('cvE2eGateway0001');
-			assert.equal(execution.status, 'error');
-			const { error } = execution.data.resultData;
-			assert.match(error.message, /HTTP 502/);
-			assert.match(error.description || '', /502 Bad Gateway/);
-			assert.equal(error.httpCode, '502');
-			const failedAtGateway = (await sandboxRequests()).filter(
-				(r) => r.headers['x-sandbox-fail'] === '502' && r.path === `${V}/purposes`,
-			);
-			assert.ok(failedAtGateway.length >= 1 && failedAtGateway.every((r) => r.status === 502));
-			return `"${error.message}"`;
-		},
-	);
+	await check('an HTTP 502 with an HTML body from a gateway fails the execution with a clear message', async () => {
+		const execution = await runWorkflow('cvE2eGateway0001');
+		assert.equal(execution.status, 'error');
+		const { error } = execution.data.resultData;
+		assert.match(error.message, /HTTP 502/);
+		assert.match(error.description || '', /502 Bad Gateway/);
+		assert.equal(error.httpCode, '502');
+		const failedAtGateway = (await sandboxRequests()).filter((r) => r.headers['x-sandbox-fail'] === '502' && r.path === `${V}/purposes`);
+		assert.ok(failedAtGateway.length >= 1 && failedAtGateway.every((r) => r.status === 502));
+		return `"${error.message}"`;
+	});
 
-	await check(
-		'continueOnFail (onError: continueRegularOutput): good items output, bad items carry their error',
-		async () => {
-			const execution = await runWorkflow('cvE2eContinue001');
-			assert.equal(execution.status, 'success');
-			const out = outputJson(execution, 'Create Profile (continue on fail)');
-			assert.equal(out.length, 3);
-			assert.match(out[0].transactionId, /^TXN/);
-			assert.equal(out[0].error, undefined);
-			assert.match(out[1].error, /Invalid "Gender" in item 1/);
-			assert.match(out[2].error, /rejected by the Candidate Verification Service: Form not found/);
-		},
-	);
+	await check('continueOnFail (onError: continueRegularOutput): good items output, bad items carry their error', async () => {
+		const execution = await runWorkflow('cvE2eContinue001');
+		assert.equal(execution.status, 'success');
+		const out = outputJson(execution, 'Create Profile (continue on fail)');
+		assert.equal(out.length, 3);
+		assert.match(out[0].transactionId, /^TXN/);
+		assert.equal(out[0].error, undefined);
+		assert.match(out[1].error, /Invalid "Gender" in item 1/);
+		assert.match(out[2].error, /rejected by the Candidate Verification Service: Form not found/);
+	});
 
 	// ---- trigger: repeated notifications, filters, transaction details ------------------------------
 	const signedPost = (url, secret, body) =>
@@ -819,135 +574,79 @@ async function checks() {
 			body: JSON.stringify(body),
 		}).then((response) => response.status);
 
-	await check(
-		'the same notification posted 3 times starts the downstream work once (Remove Duplicates across executions)',
-		async () => {
-			const event = {
-				transactionId: profiles[2].transactionId,
-				verificationId: 'bgv-degree',
-				newState: 'COMPLETED',
-			};
-			const isEvent = (e) => {
-				const p = triggerPayload(e);
-				return (
-					p.transactionId === event.transactionId &&
-					p.verificationId === event.verificationId &&
-					p.newState === event.newState
-				);
-			};
-			// One after the other, as a service re-delivers: n8n's store is read then written per execution.
-			// The secret the service holds now (a 401 only means it is being renewed: nothing starts).
-			const deliver = () =>
-				waitFor(
-					async () => signedPost(TRIGGER_URL, (await configsAtTrigger())[0].apiKey, event),
-					(status) => status === 200,
-					'a 200',
-				);
-			for (let attempt = 1; attempt <= 3; attempt += 1) {
-				await deliver();
-				await waitFor(
-					async () =>
-						(await n8n.executions(TRIGGER_WORKFLOW)).filter(
-							(e) => e.status === 'success' && isEvent(e),
-						),
-					(list) => list.length === attempt,
-					`execution ${attempt} of the repeated notification`,
-				);
-			}
-			const executions = (await n8n.executions(TRIGGER_WORKFLOW)).filter(isEvent);
-			const summarized = executions.filter((e) => e.data.resultData.runData['Summarize Event']);
-			assert.equal(executions.length, 3, 'each delivery is still received (and answered 200)');
-			assert.equal(summarized.length, 1, `${summarized.length} executions ran the downstream work`);
-			const passedOn = executions.map((e) => outputJson(e, 'Once per Event').length).sort();
-			assert.deepEqual(passedOn, [0, 0, 1]);
-			return '3 executions, 1 summary';
-		},
-	);
-
-	await check(
-		'trigger filters (checks, new states) and Add Transaction Details in a real n8n',
-		async () => {
-			const FILTER_WORKFLOW = 'cvE2eTrigFilter1';
-			const filterWorkflow = JSON.parse(
-				fs.readFileSync(path.join(__dirname, 'workflows', `${FILTER_WORKFLOW}.json`), 'utf8'),
+	await check('the same notification posted 3 times starts the downstream work once (Remove Duplicates across executions)', async () => {
+		const event = { transactionId: profiles[2].transactionId, verificationId: 'bgv-degree', newState: 'COMPLETED' };
+		const isEvent = (e) => {
+			const p = triggerPayload(e);
+			return p.transactionId === event.transactionId && p.verificationId === event.verificationId && p.newState === event.newState;
+		};
+		// One after the other, as a service re-delivers: n8n's store is read then written per execution.
+		// The secret the service holds now (a 401 only means it is being renewed: nothing starts).
+		const deliver = () =>
+			waitFor(async () => signedPost(TRIGGER_URL, (await configsAtTrigger())[0].apiKey, event), (status) => status === 200, 'a 200');
+		for (let attempt = 1; attempt <= 3; attempt += 1) {
+			await deliver();
+			await waitFor(
+				async () => (await n8n.executions(TRIGGER_WORKFLOW)).filter((e) => e.status === 'success' && isEvent(e)),
+				(list) => list.length === attempt,
+				`execution ${attempt} of the repeated notification`,
 			);
-			const url = `${N8N_URL}/webhook/${filterWorkflow.nodes[0].webhookId}/webhook`;
-			await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/activate`);
-			try {
-				const config = await waitFor(
-					async () => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === url),
-					Boolean,
-					'the filtered trigger to register',
-				);
-				const txn = profiles[0].transactionId;
-				const answers = [
-					await signedPost(url, config.apiKey, {
-						transactionId: txn,
-						verificationId: 'bgv-cibil',
-						newState: 'COMPLETED',
-					}),
-					await signedPost(url, config.apiKey, {
-						transactionId: txn,
-						verificationId: 'bgv-employment',
-						newState: 'IN_PROGRESS',
-					}),
-					await signedPost(url, config.apiKey, {
-						transactionId: txn,
-						verificationId: 'bgv-employment',
-						newState: 'COMPLETED',
-					}),
-				];
-				assert.deepEqual(answers, [200, 200, 200], 'filtered notifications are answered 200 too');
-				const [execution] = await waitFor(
-					async () => (await n8n.executions(FILTER_WORKFLOW)).filter((e) => e.status === 'success'),
-					(list) => list.length >= 1,
-					'the execution of the matching notification',
-				);
-				await sleep(1000);
-				assert.equal(
-					(await n8n.executions(FILTER_WORKFLOW)).length,
-					1,
-					'a filtered notification started the workflow',
-				);
-				const [item] = outputJson(execution, 'Completed Employment Checks');
-				assert.equal(item.verificationId, 'bgv-employment');
-				assert.equal(item.candidateName, candidates[0].name);
-				assert.match(item.transactionState, /^[A-Z_]+$/);
-				assert.match(item.reportUrl, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
-				const reads = (await sandboxRequests()).filter(
-					(r) => r.path === `${V}/transactions/info` && r.query.txnId === txn,
-				);
-				assert.ok(
-					reads.at(-1).query.orgId === ORG_ID && reads.at(-1).headers['x-api-key'] === API_KEY,
-				);
-				return `"${item.candidateName}", ${item.transactionState}`;
-			} finally {
-				await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/deactivate`).catch(() => {});
-			}
-		},
-	);
+		}
+		const executions = (await n8n.executions(TRIGGER_WORKFLOW)).filter(isEvent);
+		const summarized = executions.filter((e) => e.data.resultData.runData['Summarize Event']);
+		assert.equal(executions.length, 3, 'each delivery is still received (and answered 200)');
+		assert.equal(summarized.length, 1, `${summarized.length} executions ran the downstream work`);
+		const passedOn = executions.map((e) => outputJson(e, 'Once per Event').length).sort();
+		assert.deepEqual(passedOn, [0, 0, 1]);
+		return '3 executions, 1 summary';
+	});
+
+	await check('trigger filters (checks, new states) and Add Transaction Details in a real n8n', async () => {
+		const FILTER_WORKFLOW = 'cvE2eTrigFilter1';
+		const filterWorkflow = JSON.parse(fs.readFileSync(path.join(__dirname, 'workflows', `${FILTER_WORKFLOW}.json`), 'utf8'));
+		const url = `${N8N_URL}/webhook/${filterWorkflow.nodes[0].webhookId}/webhook`;
+		await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/activate`);
+		try {
+			const config = await waitFor(
+				async () => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === url),
+				Boolean,
+				'the filtered trigger to register',
+			);
+			const txn = profiles[0].transactionId;
+			const answers = [
+				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-cibil', newState: 'COMPLETED' }),
+				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-employment', newState: 'IN_PROGRESS' }),
+				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-employment', newState: 'COMPLETED' }),
+			];
+			assert.deepEqual(answers, [200, 200, 200], 'filtered notifications are answered 200 too');
+			const [execution] = await waitFor(
+				async () => (await n8n.executions(FILTER_WORKFLOW)).filter((e) => e.status === 'success'),
+				(list) => list.length >= 1,
+				'the execution of the matching notification',
+			);
+			await sleep(1000);
+			assert.equal((await n8n.executions(FILTER_WORKFLOW)).length, 1, 'a filtered notification started the workflow');
+			const [item] = outputJson(execution, 'Completed Employment Checks');
+			assert.equal(item.verificationId, 'bgv-employment');
+			assert.equal(item.candidateName, candidates[0].name);
+			assert.match(item.transactionState, /^[A-Z_]+$/);
+			assert.match(item.reportUrl, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
+			const reads = (await sandboxRequests()).filter((r) => r.path === `${V}/transactions/info` && r.query.txnId === txn);
+			assert.ok(reads.at(-1).query.orgId === ORG_ID && reads.at(-1).headers['x-api-key'] === API_KEY);
+			return `"${item.candidateName}", ${item.transactionState}`;
+		} finally {
+			await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/deactivate`).catch(() => {});
+		}
+	});
 
 	await check('the n8n log holds neither the API key nor a webhook secret', async () => {
 		const log = fs.readFileSync(path.join(RUN_DIR, 'n8n.log'), 'utf8');
-		const secrets = [
-			API_KEY,
-			registration.secret,
-			secretWhileInactive,
-			...(await sandboxState()).webhookConfigs.map((c) => c.apiKey),
-		];
-		assert.ok(
-			secrets.every((secret) => !secret || !log.includes(secret)),
-			'a secret appears in n8n.log',
-		);
+		const secrets = [API_KEY, registration.secret, secretWhileInactive, ...(await sandboxState()).webhookConfigs.map((c) => c.apiKey)];
+		assert.ok(secrets.every((secret) => !secret || !log.includes(secret)), 'a secret appears in n8n.log');
 	});
 }
 
 main().catch((error) => {
-	console.log(
-		`FAIL - checks.js crashed: ${String(error && error.stack)
-			.split('\n')
-			.slice(0, 3)
-			.join(' ')}`,
-	);
+	console.log(`FAIL - checks.js crashed: ${String(error && error.stack).split('\n').slice(0, 3).join(' ')}`);
 	process.exitCode = 1;
 });

@@ -51,10 +51,7 @@ class N8nClient {
 
 	/** Public API (needs createApiKey first). */
 	async api(method, path, body) {
-		return this.request(method, `/api/v1${path}`, {
-			body,
-			headers: { 'x-n8n-api-key': this.apiKey },
-		});
+		return this.request(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } });
 	}
 
 	/** Sets up the owner on a fresh instance, or logs in when the owner exists. Returns 'created' or 'login'. */
@@ -79,9 +76,7 @@ class N8nClient {
 
 	/** What the editor's "Execute workflow" button does. Returns the execution ID. */
 	async runManually(workflowId, triggerName) {
-		const data = await this.rest('POST', `/workflows/${workflowId}/run`, {
-			triggerToStartFrom: { name: triggerName },
-		});
+		const data = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
 		return data.executionId;
 	}
 
@@ -95,8 +90,7 @@ class N8nClient {
 			} catch (error) {
 				if (error.status !== 404) throw error;
 			}
-			if (Date.now() > deadline)
-				throw new Error(`execution ${executionId} did not finish within ${timeoutMs} ms`);
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish within ${timeoutMs} ms`);
 			await sleep(250);
 		}
 	}
@@ -116,19 +110,11 @@ class N8nClient {
 
 	/** The bytes of a binary data ID, as the editor downloads them. */
 	async binaryData(id) {
-		const response = await this.request(
-			'GET',
-			`/rest/binary-data?id=${encodeURIComponent(id)}&action=download`,
-			{
-				raw: true,
-			},
-		);
-		if (!response.ok)
-			throw new HttpError('GET', response.url, response.status, await response.text());
-		return {
-			contentType: response.headers.get('content-type'),
-			bytes: Buffer.from(await response.arrayBuffer()),
-		};
+		const response = await this.request('GET', `/rest/binary-data?id=${encodeURIComponent(id)}&action=download`, {
+			raw: true,
+		});
+		if (!response.ok) throw new HttpError('GET', response.url, response.status, await response.text());
+		return { contentType: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
 	}
 }
 

@@ -13,60 +13,20 @@ const START = new Date('2025-01-15T10:00:00.000Z');
 
 // Exact values from the contract, kept here so the sandbox is checked against the spec, not itself.
 const FORM_NAMES = [
-	'bgv-tenth',
-	'bgv-twelfth',
-	'bgv-degree',
-	'bgv-employment',
-	'bgv-criminal',
-	'bgv-cibil',
-	'bgv-local-address-digital',
-	'bgv-local-address-postal',
-	'bgv-permanent-address-digital',
-	'bgv-permanent-address-postal',
-	'bgv-global-database-check',
-	'bgv-social-media',
-	'bgv-degree-with-marksheet',
-	'bgv-professional-reference-check',
-	'bgv-police-verification',
-	'pan',
-	'gst',
-	'bank-account',
-	'upi',
-	'cin',
-	'din',
-	'voter-id',
-	'employment-check',
-	'face-match',
-	'aadhaar',
-	'dl',
-	'liveness',
-	'passport',
-	'form26as',
+	'bgv-tenth', 'bgv-twelfth', 'bgv-degree', 'bgv-employment', 'bgv-criminal', 'bgv-cibil',
+	'bgv-local-address-digital', 'bgv-local-address-postal', 'bgv-permanent-address-digital',
+	'bgv-permanent-address-postal', 'bgv-global-database-check', 'bgv-social-media', 'bgv-degree-with-marksheet',
+	'bgv-professional-reference-check', 'bgv-police-verification', 'pan', 'gst', 'bank-account', 'upi', 'cin', 'din',
+	'voter-id', 'employment-check', 'face-match', 'aadhaar', 'dl', 'liveness', 'passport', 'form26as',
 ];
 const SUBMISSION_NAMES = [...FORM_NAMES, 'bgv-police-clearance-certificate'];
 const FILE_CATEGORIES = [
-	'bgv-tenth',
-	'bgv-twelfth',
-	'bgv-degree',
-	'bgv-employment',
-	'bgv-criminal',
-	'bgv-police-verification',
-	'bgv-police-clearance-certificate',
-	'bgv-cibil',
-	'bgv-local-address-digital',
-	'bgv-local-address-postal',
-	'bgv-permanent-address-digital',
-	'bgv-permanent-address-postal',
+	'bgv-tenth', 'bgv-twelfth', 'bgv-degree', 'bgv-employment', 'bgv-criminal', 'bgv-police-verification',
+	'bgv-police-clearance-certificate', 'bgv-cibil', 'bgv-local-address-digital', 'bgv-local-address-postal',
+	'bgv-permanent-address-digital', 'bgv-permanent-address-postal',
 ];
 
-const ADDRESS = {
-	pincode: '560001',
-	country: 'India',
-	district: 'Bengaluru Urban',
-	state: 'Karnataka',
-	vtc: 'Bengaluru',
-	line1: '1 MG Road',
-};
+const ADDRESS = { pincode: '560001', country: 'India', district: 'Bengaluru Urban', state: 'Karnataka', vtc: 'Bengaluru', line1: '1 MG Road' };
 const PDF_BYTES = Buffer.from('%PDF-1.4\n% tiny test file\n%%EOF\n');
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
@@ -98,8 +58,7 @@ async function call(method, urlPath, { body, headers = {}, apiKey = API_KEY } = 
 	return { status: response.status, headers: response.headers, buffer, json };
 }
 
-const purposeId = (name = 'BGV') =>
-	sandbox.state.purposes.find((purpose) => purpose.name === name)._id;
+const purposeId = (name = 'BGV') => sandbox.state.purposes.find((purpose) => purpose.name === name)._id;
 
 function formBody(overrides = {}) {
 	return {
@@ -125,18 +84,12 @@ async function createForm(overrides) {
 async function createTransaction() {
 	const form = await createForm();
 	const { json } = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, {
-		body: {
-			name: 'Asha Rao',
-			gender: 'Female',
-			email: 'asha@example.com',
-			mobile: '+919876543210',
-		},
+		body: { name: 'Asha Rao', gender: 'Female', email: 'asha@example.com', mobile: '+919876543210' },
 	});
 	return { form, transactionId: json.data.transactionId };
 }
 
-const submit = (transactionId, verificationName, data) =>
-	call('POST', `${V}/bgv/diy`, { body: { data, verificationName, transactionId } });
+const submit = (transactionId, verificationName, data) => call('POST', `${V}/bgv/diy`, { body: { data, verificationName, transactionId } });
 
 function employmentData(overrides = {}) {
 	return {
@@ -150,10 +103,7 @@ function employmentData(overrides = {}) {
 	};
 }
 
-function uploadForm(
-	bytes,
-	{ filename = 'doc.pdf', type = 'application/pdf', field = 'file' } = {},
-) {
+function uploadForm(bytes, { filename = 'doc.pdf', type = 'application/pdf', field = 'file' } = {}) {
 	const form = new FormData();
 	form.append(field, new Blob([bytes], { type }), filename);
 	return form;
@@ -161,15 +111,9 @@ function uploadForm(
 
 /** category null leaves the fileCategory parameter out. */
 const upload = (form, category = 'bgv-employment') =>
-	call('POST', `/utility/api/1.0/files${category === null ? '' : `?fileCategory=${category}`}`, {
-		body: form,
-	});
+	call('POST', `/utility/api/1.0/files${category === null ? '' : `?fileCategory=${category}`}`, { body: form });
 
-const webhookBody = (endpoint, apiKey = 'hook-secret') => ({
-	endpoint,
-	apiKey,
-	description: 'test receiver',
-});
+const webhookBody = (endpoint, apiKey = 'hook-secret') => ({ endpoint, apiKey, description: 'test receiver' });
 
 /** A local webhook receiver that records every request it gets. */
 async function startReceiver() {
@@ -178,12 +122,7 @@ async function startReceiver() {
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
-			received.push({
-				method: req.method,
-				url: req.url,
-				headers: req.headers,
-				body: JSON.parse(Buffer.concat(chunks).toString()),
-			});
+			received.push({ method: req.method, url: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()) });
 			res.end('ok');
 		});
 	});
@@ -200,11 +139,7 @@ describe('authentication and generic behaviour', () => {
 		['missing key', null],
 		['wrong key', 'nope'],
 	])('%s under /verification and /utility answers 401', async (_, apiKey) => {
-		for (const urlPath of [
-			`${V}/purposes`,
-			'/utility/api/1.0/files?fileCategory=bgv-cibil',
-			`${V}/no-such-route`,
-		]) {
+		for (const urlPath of [`${V}/purposes`, '/utility/api/1.0/files?fileCategory=bgv-cibil', `${V}/no-such-route`]) {
 			const response = await call('GET', urlPath, { apiKey });
 			expect(response.status).toBe(401);
 			expect(response.headers.get('content-type')).toBe('application/json');
@@ -241,23 +176,11 @@ describe('GET /purposes', () => {
 		expect(json.code).toBe(0);
 		expect(json.message).toBe('Success');
 		expect(json.data.total).toBe(4);
-		expect(json.data.list.map((purpose) => purpose.name)).toEqual([
-			'BGV',
-			'Compliance',
-			'Availing Service',
-			'KYC',
-		]);
+		expect(json.data.list.map((purpose) => purpose.name)).toEqual(['BGV', 'Compliance', 'Availing Service', 'KYC']);
 		for (const purpose of json.data.list) {
-			expect(purpose).toEqual({
-				_id: expect.stringMatching(/^[0-9a-f]{24}$/),
-				name: expect.any(String),
-				createdAt: expect.any(String),
-				updatedAt: expect.any(String),
-			});
+			expect(purpose).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
 		}
-		expect(createSandbox().state.purposes.map((purpose) => purpose._id)).toEqual(
-			json.data.list.map((purpose) => purpose._id),
-		);
+		expect(createSandbox().state.purposes.map((purpose) => purpose._id)).toEqual(json.data.list.map((purpose) => purpose._id));
 	});
 });
 
@@ -291,9 +214,7 @@ describe('POST /ekyc-forms', () => {
 	test('accepts every allowed verification name and an omitted expiry', async () => {
 		expect(FORM_NAMES).toHaveLength(29);
 		const verifications = FORM_NAMES.map((name) => ({ name, skipAllowed: false }));
-		const { json } = await call('POST', `${V}/ekyc-forms`, {
-			body: formBody({ verifications, expiry: undefined }),
-		});
+		const { json } = await call('POST', `${V}/ekyc-forms`, { body: formBody({ verifications, expiry: undefined }) });
 		expect(json.code).toBe(0);
 		expect(json.data.verificationList.map((item) => item.name)).toEqual(FORM_NAMES);
 		expect(json.data).not.toHaveProperty('expiry');
@@ -363,17 +284,9 @@ describe('POST /ekyc-forms/:formId/diy-candidate', () => {
 			email: 'asha@example.com',
 			verificationFields: { dob: '29-02-1996', fatherName: 'Ravi Rao' },
 		};
-		const first = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, {
-			body: candidate,
-		});
-		const second = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, {
-			body: { name: 'B', gender: 'Other' },
-		});
-		expect(first.json).toEqual({
-			code: 0,
-			message: 'Success',
-			data: { transactionId: expect.any(String) },
-		});
+		const first = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, { body: candidate });
+		const second = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, { body: { name: 'B', gender: 'Other' } });
+		expect(first.json).toEqual({ code: 0, message: 'Success', data: { transactionId: expect.any(String) } });
 		expect(second.json.data.transactionId).not.toBe(first.json.data.transactionId);
 
 		const stored = sandbox.state.transactions.get(first.json.data.transactionId);
@@ -385,43 +298,23 @@ describe('POST /ekyc-forms/:formId/diy-candidate', () => {
 	});
 
 	test('unknown form answers 404', async () => {
-		const { status, json } = await call('POST', `${V}/ekyc-forms/${'0'.repeat(24)}/diy-candidate`, {
-			body: { name: 'A', gender: 'Male' },
-		});
+		const { status, json } = await call('POST', `${V}/ekyc-forms/${'0'.repeat(24)}/diy-candidate`, { body: { name: 'A', gender: 'Male' } });
 		expect(status).toBe(404);
 		expect(json).toEqual({ code: -1, message: 'Form not found' });
 	});
 
 	test.each([
+		[{ gender: 'Unknown', verificationFields: { dob: '1990-01-31' } }, '"name" is required/"gender" must be one of [Male, Female, Other]/"verificationFields.dob" must be in DD-MM-YYYY format'],
 		[
-			{ gender: 'Unknown', verificationFields: { dob: '1990-01-31' } },
-			'"name" is required/"gender" must be one of [Male, Female, Other]/"verificationFields.dob" must be in DD-MM-YYYY format',
-		],
-		[
-			{
-				name: 'A',
-				gender: 'Male',
-				mobile: 9876543210,
-				profession: 5,
-				email: 'not-an-email',
-				verificationFields: { fatherName: 7 },
-			},
+			{ name: 'A', gender: 'Male', mobile: 9876543210, profession: 5, email: 'not-an-email', verificationFields: { fatherName: 7 } },
 			'"mobile" must be a string/"profession" must be a string/"email" must be a valid email/"verificationFields.dob" is required/"verificationFields.fatherName" must be a string',
 		],
-		[
-			{ name: 'A', gender: 'Male', verificationFields: { dob: '31-02-2000' } },
-			'"verificationFields.dob" must be in DD-MM-YYYY format',
-		],
-		[
-			{ name: 'A', gender: 'Male', verificationFields: 'x' },
-			'"verificationFields" must be of type object',
-		],
+		[{ name: 'A', gender: 'Male', verificationFields: { dob: '31-02-2000' } }, '"verificationFields.dob" must be in DD-MM-YYYY format'],
+		[{ name: 'A', gender: 'Male', verificationFields: 'x' }, '"verificationFields" must be of type object'],
 		[{ name: 'A' }, '"gender" is required'],
 	])('rejects %j', async (body, message) => {
 		const form = await createForm();
-		const { status, json } = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, {
-			body,
-		});
+		const { status, json } = await call('POST', `${V}/ekyc-forms/${form._id}/diy-candidate`, { body });
 		expect(status).toBe(200);
 		expect(json).toEqual({ code: -1, message });
 	});
@@ -430,43 +323,26 @@ describe('POST /ekyc-forms/:formId/diy-candidate', () => {
 describe('POST /bgv/diy', () => {
 	test.each([
 		['bgv-employment', employmentData()],
-		[
-			'bgv-cibil',
-			{
-				pan: 'ABCDE1234F',
-				document: { url: 'https://files.example/pan.pdf' },
-				permanentAddress: ADDRESS,
-			},
-		],
+		['bgv-cibil', { pan: 'ABCDE1234F', document: { url: 'https://files.example/pan.pdf' }, permanentAddress: ADDRESS }],
 		['bgv-criminal', { currentAddress: ADDRESS, permanentAddress: ADDRESS }],
 		['bgv-police-clearance-certificate', { fileUrl: 'https://files.example/pcc.pdf' }],
 		['bgv-twelfth', { level: 'TWELFTH_STD', nameAsPerDocument: 'Asha Rao' }],
-	])(
-		'accepts a valid %s submission and moves the check to IN_PROGRESS',
-		async (verificationName, data) => {
-			const { transactionId } = await createTransaction();
-			const { status, json } = await submit(transactionId, verificationName, data);
-			expect(status).toBe(200);
-			expect(json).toEqual({ code: 0, message: 'Success' });
-			const check = sandbox.state.transactions
-				.get(transactionId)
-				.verificationList.find((item) => item.name === verificationName);
-			expect(check).toMatchObject({ state: 'IN_PROGRESS', request: data });
-		},
-	);
+	])('accepts a valid %s submission and moves the check to IN_PROGRESS', async (verificationName, data) => {
+		const { transactionId } = await createTransaction();
+		const { status, json } = await submit(transactionId, verificationName, data);
+		expect(status).toBe(200);
+		expect(json).toEqual({ code: 0, message: 'Success' });
+		const check = sandbox.state.transactions.get(transactionId).verificationList.find((item) => item.name === verificationName);
+		expect(check).toMatchObject({ state: 'IN_PROGRESS', request: data });
+	});
 
 	test('reports missing envelope fields', async () => {
 		const { json } = await call('POST', `${V}/bgv/diy`, { body: {} });
-		expect(json).toEqual({
-			code: -1,
-			message: '"data" is required/"verificationName" is required/"transactionId" is required',
-		});
+		expect(json).toEqual({ code: -1, message: '"data" is required/"verificationName" is required/"transactionId" is required' });
 	});
 
 	test('reports an unknown verification name, a wrong transactionId type and empty data', async () => {
-		const { json } = await call('POST', `${V}/bgv/diy`, {
-			body: { data: {}, verificationName: 'bgv-unknown', transactionId: 5 },
-		});
+		const { json } = await call('POST', `${V}/bgv/diy`, { body: { data: {}, verificationName: 'bgv-unknown', transactionId: 5 } });
 		expect(SUBMISSION_NAMES).toHaveLength(30);
 		expect(json.message.split('/')).toEqual([
 			`"verificationName" must be one of [${SUBMISSION_NAMES.join(', ')}]`,
@@ -481,11 +357,7 @@ describe('POST /bgv/diy', () => {
 			{ employmentDocumentType: 'payslip', employerName: 3, document: { url: 'x' } },
 			'"data.employmentDocumentType" must be one of [salaryslip, appointmentletter, experienceletter]/"data.nameAsPerEmployerRecords" is required/"data.employerName" must be a string/"data.joiningDate" is required/"data.lastWorkingDate" is required/"data.document.label" is required',
 		],
-		[
-			'bgv-employment',
-			employmentData({ document: { label: 'salaryslip', url: 'x' } }),
-			'"data.document.label" must be [experienceletter]',
-		],
+		['bgv-employment', employmentData({ document: { label: 'salaryslip', url: 'x' } }), '"data.document.label" must be [experienceletter]'],
 		['bgv-employment', employmentData({ document: undefined }), '"data.document" is required'],
 		[
 			'bgv-cibil',
@@ -493,11 +365,7 @@ describe('POST /bgv/diy', () => {
 			'"data.document.url" is required/"data.permanentAddress.pincode" must be a string/"data.permanentAddress.district" is required/"data.permanentAddress.state" is required/"data.permanentAddress.vtc" is required/"data.permanentAddress.line1" is required',
 		],
 		['bgv-cibil', { document: { url: 'x' }, permanentAddress: ADDRESS }, '"data.pan" is required'],
-		[
-			'bgv-criminal',
-			{ currentAddress: ADDRESS, permanentAddress: 'x' },
-			'"data.permanentAddress" must be of type object',
-		],
+		['bgv-criminal', { currentAddress: ADDRESS, permanentAddress: 'x' }, '"data.permanentAddress" must be of type object'],
 		['bgv-criminal', { permanentAddress: ADDRESS }, '"data.currentAddress" is required'],
 		['bgv-criminal', [], '"data" must be of type object'],
 		['bgv-police-clearance-certificate', { fileUrl: 1 }, '"data.fileUrl" must be a string'],
@@ -508,17 +376,11 @@ describe('POST /bgv/diy', () => {
 		const { status, json } = await submit(transactionId, verificationName, data);
 		expect(status).toBe(200);
 		expect(json).toEqual({ code: -1, message });
-		expect(
-			sandbox.state.transactions
-				.get(transactionId)
-				.verificationList.every((check) => check.state === 'NOT_STARTED'),
-		).toBe(true);
+		expect(sandbox.state.transactions.get(transactionId).verificationList.every((check) => check.state === 'NOT_STARTED')).toBe(true);
 	});
 
 	test('unknown transaction answers 404', async () => {
-		const { status, json } = await submit('TXNUNKNOWN', 'bgv-police-clearance-certificate', {
-			fileUrl: 'x',
-		});
+		const { status, json } = await submit('TXNUNKNOWN', 'bgv-police-clearance-certificate', { fileUrl: 'x' });
 		expect(status).toBe(404);
 		expect(json).toEqual({ code: -1, message: 'Transaction not found' });
 	});
@@ -526,9 +388,7 @@ describe('POST /bgv/diy', () => {
 	test('adds a check the form did not list', async () => {
 		const { transactionId } = await createTransaction();
 		await submit(transactionId, 'pan', { pan: 'ABCDE1234F' });
-		const names = sandbox.state.transactions
-			.get(transactionId)
-			.verificationList.map((check) => check.name);
+		const names = sandbox.state.transactions.get(transactionId).verificationList.map((check) => check.name);
 		expect(names).toEqual(['bgv-employment', 'bgv-degree', 'pan']);
 	});
 });
@@ -543,12 +403,8 @@ describe('webhook configuration and notifications', () => {
 	afterEach(() => receiver.close());
 
 	test('creates a configuration and notifies every endpoint with both headers', async () => {
-		const first = await call('POST', `${V}/webhook-config`, {
-			body: webhookBody(receiver.url('/one'), 'secret-one'),
-		});
-		const second = await call('POST', `${V}/webhook-config`, {
-			body: { endpoint: receiver.url('/two'), apiKey: 'secret-two' },
-		});
+		const first = await call('POST', `${V}/webhook-config`, { body: webhookBody(receiver.url('/one'), 'secret-one') });
+		const second = await call('POST', `${V}/webhook-config`, { body: { endpoint: receiver.url('/two'), apiKey: 'secret-two' } });
 		expect(first.json).toEqual({ code: 0, message: 'Success', data: { id: expect.any(String) } });
 		expect(second.json.data.id).not.toBe(first.json.data.id);
 
@@ -558,81 +414,43 @@ describe('webhook configuration and notifications', () => {
 
 		const payload = { transactionId, verificationId: 'bgv-employment', newState: 'IN_PROGRESS' };
 		const byUrl = Object.fromEntries(receiver.received.map((request) => [request.url, request]));
-		for (const [suffix, secret] of [
-			['/one', 'secret-one'],
-			['/two', 'secret-two'],
-		]) {
+		for (const [suffix, secret] of [['/one', 'secret-one'], ['/two', 'secret-two']]) {
 			expect(byUrl[suffix].method).toBe('POST');
-			expect(byUrl[suffix].headers).toMatchObject({
-				'x-api-key': secret,
-				'x-webhook-key': secret,
-				'content-type': 'application/json',
-			});
+			expect(byUrl[suffix].headers).toMatchObject({ 'x-api-key': secret, 'x-webhook-key': secret, 'content-type': 'application/json' });
 			expect(byUrl[suffix].body).toEqual(payload);
 		}
 		expect(deliveries).toEqual(
 			expect.arrayContaining([
-				{
-					configId: first.json.data.id,
-					endpoint: receiver.url('/one'),
-					payload,
-					statusCode: 200,
-					at: START.toISOString(),
-				},
-				{
-					configId: second.json.data.id,
-					endpoint: receiver.url('/two'),
-					payload,
-					statusCode: 200,
-					at: START.toISOString(),
-				},
+				{ configId: first.json.data.id, endpoint: receiver.url('/one'), payload, statusCode: 200, at: START.toISOString() },
+				{ configId: second.json.data.id, endpoint: receiver.url('/two'), payload, statusCode: 200, at: START.toISOString() },
 			]),
 		);
 	});
 
 	test('updates a configuration; later notifications use the new endpoint and key', async () => {
-		const created = await call('POST', `${V}/webhook-config`, {
-			body: webhookBody(receiver.url('/old')),
-		});
+		const created = await call('POST', `${V}/webhook-config`, { body: webhookBody(receiver.url('/old')) });
 		const id = created.json.data.id;
-		const updated = await call('PUT', `${V}/webhook-config/${id}`, {
-			body: { endpoint: receiver.url('/new'), apiKey: 'rotated' },
-		});
+		const updated = await call('PUT', `${V}/webhook-config/${id}`, { body: { endpoint: receiver.url('/new'), apiKey: 'rotated' } });
 		expect(updated.json).toEqual({ code: 0, message: 'Success' });
-		expect(sandbox.state.webhookConfigs.get(id)).toMatchObject({
-			id,
-			endpoint: receiver.url('/new'),
-			apiKey: 'rotated',
-		});
+		expect(sandbox.state.webhookConfigs.get(id)).toMatchObject({ id, endpoint: receiver.url('/new'), apiKey: 'rotated' });
 
 		const { transactionId } = await createTransaction();
 		await submit(transactionId, 'bgv-police-clearance-certificate', { fileUrl: 'x' });
 		await sandbox.waitForDeliveries(1);
 		expect(receiver.received).toHaveLength(1);
-		expect(receiver.received[0]).toMatchObject({
-			url: '/new',
-			headers: { 'x-api-key': 'rotated', 'x-webhook-key': 'rotated' },
-		});
+		expect(receiver.received[0]).toMatchObject({ url: '/new', headers: { 'x-api-key': 'rotated', 'x-webhook-key': 'rotated' } });
 	});
 
 	test('update of an unknown configuration answers 404', async () => {
-		const { status, json } = await call('PUT', `${V}/webhook-config/${'f'.repeat(24)}`, {
-			body: webhookBody(receiver.url()),
-		});
+		const { status, json } = await call('PUT', `${V}/webhook-config/${'f'.repeat(24)}`, { body: webhookBody(receiver.url()) });
 		expect(status).toBe(404);
 		expect(json).toEqual({ code: -1, message: 'Webhook configuration not found' });
 	});
 
 	test.each([
 		[{}, '"endpoint" is required/"apiKey" is required'],
-		[
-			{ endpoint: 'not a url', apiKey: '' },
-			'"endpoint" must be a valid uri/"apiKey" is not allowed to be empty',
-		],
-		[
-			{ endpoint: 'ftp://example.com/x', apiKey: 'k', description: 4 },
-			'"endpoint" must be a valid uri with a scheme matching the http|https pattern/"description" must be a string',
-		],
+		[{ endpoint: 'not a url', apiKey: '' }, '"endpoint" must be a valid uri/"apiKey" is not allowed to be empty'],
+		[{ endpoint: 'ftp://example.com/x', apiKey: 'k', description: 4 }, '"endpoint" must be a valid uri with a scheme matching the http|https pattern/"description" must be a string'],
 	])('rejects %j on create and update', async (body, message) => {
 		const created = await call('POST', `${V}/webhook-config`, { body });
 		expect(created.json).toEqual({ code: -1, message });
@@ -642,16 +460,11 @@ describe('webhook configuration and notifications', () => {
 	});
 
 	test('a failing endpoint is recorded as a failed delivery and does not crash the sandbox', async () => {
-		await call('POST', `${V}/webhook-config`, {
-			body: webhookBody('http://127.0.0.1:1/unreachable'),
-		});
+		await call('POST', `${V}/webhook-config`, { body: webhookBody('http://127.0.0.1:1/unreachable') });
 		const { transactionId } = await createTransaction();
 		await submit(transactionId, 'pan', { pan: 'ABCDE1234F' });
 		const [delivery] = await sandbox.waitForDeliveries(1);
-		expect(delivery).toMatchObject({
-			endpoint: 'http://127.0.0.1:1/unreachable',
-			error: expect.any(String),
-		});
+		expect(delivery).toMatchObject({ endpoint: 'http://127.0.0.1:1/unreachable', error: expect.any(String) });
 		expect(delivery).not.toHaveProperty('statusCode');
 		expect((await call('GET', `${V}/purposes`)).status).toBe(200);
 	});
@@ -669,9 +482,7 @@ describe('webhook configuration and notifications', () => {
 	});
 
 	test('waitForDeliveries rejects after its timeout', async () => {
-		await expect(sandbox.waitForDeliveries(1, 20)).rejects.toThrow(
-			/waiting for 1 webhook deliveries \(got 0\)/,
-		);
+		await expect(sandbox.waitForDeliveries(1, 20)).rejects.toThrow(/waiting for 1 webhook deliveries \(got 0\)/);
 	});
 });
 
@@ -679,15 +490,7 @@ describe('POST /utility/api/1.0/files', () => {
 	test('stores a PDF as a private file and answers its URL', async () => {
 		const { status, json } = await upload(uploadForm(PDF_BYTES, { filename: 'payslip.pdf' }));
 		expect(status).toBe(200);
-		expect(json).toEqual({
-			code: 0,
-			message: 'Success',
-			data: {
-				fileUrl: expect.stringMatching(
-					new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/payslip\\.pdf$`),
-				),
-			},
-		});
+		expect(json).toEqual({ code: 0, message: 'Success', data: { fileUrl: expect.stringMatching(new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/payslip\\.pdf$`)) } });
 		const file = [...sandbox.state.files.values()].find((item) => item.filename === 'payslip.pdf');
 		expect(file.contentType).toBe('application/pdf');
 		expect(file.data.equals(PDF_BYTES)).toBe(true);
@@ -695,24 +498,15 @@ describe('POST /utility/api/1.0/files', () => {
 
 	test('accepts every documented category and recognises an image by its magic bytes', async () => {
 		for (const category of FILE_CATEGORIES) {
-			const { json } = await upload(
-				uploadForm(PNG_BYTES, { filename: 'scan.png', type: 'application/octet-stream' }),
-				category,
-			);
+			const { json } = await upload(uploadForm(PNG_BYTES, { filename: 'scan.png', type: 'application/octet-stream' }), category);
 			expect(json.code).toBe(0);
 		}
-		expect(
-			[...sandbox.state.files.values()].find((item) => item.filename === 'scan.png').contentType,
-		).toBe('image/png');
+		expect([...sandbox.state.files.values()].find((item) => item.filename === 'scan.png').contentType).toBe('image/png');
 	});
 
 	test.each([
 		['a missing category', null, '"fileCategory" is required'],
-		[
-			'an unknown category',
-			'bgv-unknown',
-			`"fileCategory" must be one of [${FILE_CATEGORIES.join(', ')}]`,
-		],
+		['an unknown category', 'bgv-unknown', `"fileCategory" must be one of [${FILE_CATEGORIES.join(', ')}]`],
 	])('rejects %s', async (_, category, message) => {
 		const { json } = await upload(uploadForm(PDF_BYTES), category);
 		expect(json).toEqual({ code: -1, message });
@@ -721,30 +515,21 @@ describe('POST /utility/api/1.0/files', () => {
 	test('rejects a missing file part and a file that is neither a PDF nor an image', async () => {
 		const wrongField = await upload(uploadForm(PDF_BYTES, { field: 'document' }));
 		expect(wrongField.json).toEqual({ code: -1, message: '"file" is required' });
-		const notMultipart = await call('POST', '/utility/api/1.0/files?fileCategory=bgv-cibil', {
-			body: { file: 'x' },
-		});
+		const notMultipart = await call('POST', '/utility/api/1.0/files?fileCategory=bgv-cibil', { body: { file: 'x' } });
 		expect(notMultipart.json).toEqual({ code: -1, message: '"file" is required' });
-		const text = await upload(
-			uploadForm(Buffer.from('hello'), { filename: 'notes.txt', type: 'text/plain' }),
-		);
+		const text = await upload(uploadForm(Buffer.from('hello'), { filename: 'notes.txt', type: 'text/plain' }));
 		expect(text.json).toEqual({ code: -1, message: '"file" must be a PDF or an image' });
 		const both = await upload(uploadForm(Buffer.from('hello'), { type: 'text/plain' }), 'nope');
-		expect(both.json.message).toMatch(
-			/^"fileCategory" must be one of \[.*\]\/"file" must be a PDF or an image$/,
-		);
+		expect(both.json.message).toMatch(/^"fileCategory" must be one of \[.*\]\/"file" must be a PDF or an image$/);
 	});
 });
 
 describe('private files, download tokens and signed URLs', () => {
 	const downloadFile = (body) => call('POST', `${V}/download-manager/download-file`, { body });
-	const signedUrlFor = (token) =>
-		call('GET', `${V}/download-manager/url?token=${encodeURIComponent(token)}`);
+	const signedUrlFor = (token) => call('GET', `${V}/download-manager/url?token=${encodeURIComponent(token)}`);
 
 	test('the sample file is a valid PDF with a correct xref table', () => {
-		const sample = [...sandbox.state.files.values()].find(
-			(file) => file.filename === 'sample-document.pdf',
-		);
+		const sample = [...sandbox.state.files.values()].find((file) => file.filename === 'sample-document.pdf');
 		const pdf = sample.data.toString('latin1');
 		expect(pdf.startsWith('%PDF-1.4')).toBe(true);
 		expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true);
@@ -752,9 +537,7 @@ describe('private files, download tokens and signed URLs', () => {
 		expect(pdf.slice(xrefOffset, xrefOffset + 4)).toBe('xref');
 		const offsets = [...pdf.matchAll(/^(\d{10}) 00000 n $/gm)].map((match) => Number(match[1]));
 		expect(offsets).toHaveLength(5);
-		offsets.forEach((offset, index) =>
-			expect(pdf.slice(offset).startsWith(`${index + 1} 0 obj`)).toBe(true),
-		);
+		offsets.forEach((offset, index) => expect(pdf.slice(offset).startsWith(`${index + 1} 0 obj`)).toBe(true));
 		expect(sandbox.sampleFileUrl).toBe(`${baseUrl}/private-files/${sample.id}/sample-document.pdf`);
 	});
 
@@ -769,21 +552,10 @@ describe('private files, download tokens and signed URLs', () => {
 	});
 
 	test('token -> signed URL -> file, without an API key; a private URL itself answers 403', async () => {
-		const { json: tokenReply } = await downloadFile({
-			url: sandbox.sampleFileUrl,
-			getDownloadToken: true,
-		});
-		expect(tokenReply).toEqual({
-			code: 0,
-			message: 'Success',
-			data: { downloadToken: expect.any(String) },
-		});
+		const { json: tokenReply } = await downloadFile({ url: sandbox.sampleFileUrl, getDownloadToken: true });
+		expect(tokenReply).toEqual({ code: 0, message: 'Success', data: { downloadToken: expect.any(String) } });
 		const { json: urlReply } = await signedUrlFor(tokenReply.data.downloadToken);
-		expect(urlReply).toEqual({
-			code: 0,
-			message: 'Success',
-			data: { signedUrl: expect.stringMatching(new RegExp(`^${baseUrl}/signed-files/[0-9a-f]+$`)) },
-		});
+		expect(urlReply).toEqual({ code: 0, message: 'Success', data: { signedUrl: expect.stringMatching(new RegExp(`^${baseUrl}/signed-files/[0-9a-f]+$`)) } });
 
 		const file = await call('GET', urlReply.data.signedUrl, { apiKey: null });
 		expect(file.status).toBe(200);
@@ -792,16 +564,11 @@ describe('private files, download tokens and signed URLs', () => {
 
 		const direct = await call('GET', sandbox.sampleFileUrl, { apiKey: null });
 		expect(direct.status).toBe(403);
-		expect(
-			(await call('GET', `${baseUrl}/signed-files/${'0'.repeat(48)}`, { apiKey: null })).status,
-		).toBe(404);
+		expect((await call('GET', `${baseUrl}/signed-files/${'0'.repeat(48)}`, { apiKey: null })).status).toBe(404);
 	});
 
 	test('tokens and signed URLs live 180 minutes by the injected clock', async () => {
-		const { json: tokenReply } = await downloadFile({
-			url: sandbox.sampleFileUrl,
-			getDownloadToken: true,
-		});
+		const { json: tokenReply } = await downloadFile({ url: sandbox.sampleFileUrl, getDownloadToken: true });
 		const token = tokenReply.data.downloadToken;
 		const { json: urlReply } = await signedUrlFor(token);
 
@@ -809,14 +576,8 @@ describe('private files, download tokens and signed URLs', () => {
 		expect((await signedUrlFor(token)).json.code).toBe(0);
 		expect((await call('GET', urlReply.data.signedUrl, { apiKey: null })).status).toBe(200);
 
-		const clock = await call('POST', '/__sandbox/clock', {
-			body: { advanceMinutes: 2 },
-			apiKey: null,
-		});
-		expect(clock.json).toEqual({
-			now: new Date(START.getTime() + 181 * 60000).toISOString(),
-			offsetMinutes: 181,
-		});
+		const clock = await call('POST', '/__sandbox/clock', { body: { advanceMinutes: 2 }, apiKey: null });
+		expect(clock.json).toEqual({ now: new Date(START.getTime() + 181 * 60000).toISOString(), offsetMinutes: 181 });
 
 		const expiredToken = await signedUrlFor(token);
 		expect(expiredToken.status).toBe(200);
@@ -825,50 +586,26 @@ describe('private files, download tokens and signed URLs', () => {
 	});
 
 	test('setNow replaces the injected clock', async () => {
-		const { json: tokenReply } = await downloadFile({
-			url: sandbox.sampleFileUrl,
-			getDownloadToken: true,
-		});
+		const { json: tokenReply } = await downloadFile({ url: sandbox.sampleFileUrl, getDownloadToken: true });
 		sandbox.setNow(() => new Date(START.getTime() + 3 * 60 * 60000));
-		expect((await signedUrlFor(tokenReply.data.downloadToken)).json.message).toBe(
-			'Invalid or expired token',
-		);
+		expect((await signedUrlFor(tokenReply.data.downloadToken)).json.message).toBe('Invalid or expired token');
 	});
 
 	test('rejects unknown files, unknown tokens and invalid bodies', async () => {
-		const unknown = await downloadFile({
-			url: `${baseUrl}/private-files/abc/none.pdf`,
-			getDownloadToken: true,
-		});
+		const unknown = await downloadFile({ url: `${baseUrl}/private-files/abc/none.pdf`, getDownloadToken: true });
 		expect(unknown.status).toBe(404);
 		expect(unknown.json).toEqual({ code: -1, message: 'File not found' });
-		expect(
-			(await downloadFile({ url: 'https://elsewhere.example/x.pdf', getDownloadToken: false }))
-				.status,
-		).toBe(404);
-		expect((await downloadFile({})).json).toEqual({
-			code: -1,
-			message: '"url" is required/"getDownloadToken" is required',
-		});
-		expect((await downloadFile({ url: 1, getDownloadToken: 'yes' })).json).toEqual({
-			code: -1,
-			message: '"url" must be a string/"getDownloadToken" must be a boolean',
-		});
-		expect((await signedUrlFor('nope')).json).toEqual({
-			code: -1,
-			message: 'Invalid or expired token',
-		});
-		expect((await call('GET', `${V}/download-manager/url`)).json).toEqual({
-			code: -1,
-			message: '"token" is required',
-		});
+		expect((await downloadFile({ url: 'https://elsewhere.example/x.pdf', getDownloadToken: false })).status).toBe(404);
+		expect((await downloadFile({})).json).toEqual({ code: -1, message: '"url" is required/"getDownloadToken" is required' });
+		expect((await downloadFile({ url: 1, getDownloadToken: 'yes' })).json).toEqual({ code: -1, message: '"url" must be a string/"getDownloadToken" must be a boolean' });
+		expect((await signedUrlFor('nope')).json).toEqual({ code: -1, message: 'Invalid or expired token' });
+		expect((await call('GET', `${V}/download-manager/url`)).json).toEqual({ code: -1, message: '"token" is required' });
 	});
 });
 
 describe('transaction status', () => {
 	const txnInfo = (query) => call('GET', `${V}/transactions/info?${new URLSearchParams(query)}`);
-	const checkInfo = (name, query) =>
-		call('GET', `${V}/transactions/${name}/info?${new URLSearchParams(query)}`);
+	const checkInfo = (name, query) => call('GET', `${V}/transactions/${name}/info?${new URLSearchParams(query)}`);
 
 	test('reports the candidate, the checks, the overall state and a downloadable report', async () => {
 		const { form, transactionId } = await createTransaction();
@@ -880,39 +617,25 @@ describe('transaction status', () => {
 				transactionId,
 				orgId: ORG_ID,
 				formId: form._id,
-				candidate: {
-					name: 'Asha Rao',
-					gender: 'Female',
-					email: 'asha@example.com',
-					mobile: '+919876543210',
-				},
+				candidate: { name: 'Asha Rao', gender: 'Female', email: 'asha@example.com', mobile: '+919876543210' },
 				verificationList: [
 					{ name: 'bgv-employment', state: 'NOT_STARTED' },
 					{ name: 'bgv-degree', state: 'NOT_STARTED' },
 				],
 				state: 'NOT_STARTED',
-				report: expect.stringMatching(
-					new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/report-${transactionId}\\.pdf$`),
-				),
+				report: expect.stringMatching(new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/report-${transactionId}\\.pdf$`)),
 				createdAt: START.toISOString(),
 				updatedAt: START.toISOString(),
 			},
 		});
-		expect((await txnInfo({ orgId: ORG_ID, txnId: transactionId })).json.data.report).toBe(
-			before.json.data.report,
-		);
+		expect((await txnInfo({ orgId: ORG_ID, txnId: transactionId })).json.data.report).toBe(before.json.data.report);
 
 		await submit(transactionId, 'bgv-employment', employmentData());
 		const after = await txnInfo({ orgId: ORG_ID, txnId: transactionId });
 		expect(after.json.data.state).toBe('IN_PROGRESS');
-		expect(after.json.data.verificationList[0]).toEqual({
-			name: 'bgv-employment',
-			state: 'IN_PROGRESS',
-		});
+		expect(after.json.data.verificationList[0]).toEqual({ name: 'bgv-employment', state: 'IN_PROGRESS' });
 
-		const report = await call('POST', `${V}/download-manager/download-file`, {
-			body: { url: after.json.data.report, getDownloadToken: false },
-		});
+		const report = await call('POST', `${V}/download-manager/download-file`, { body: { url: after.json.data.report, getDownloadToken: false } });
 		expect(report.headers.get('content-type')).toBe('application/pdf');
 		expect(report.buffer.toString('latin1')).toContain('bgv-employment: IN_PROGRESS');
 	});
@@ -920,12 +643,7 @@ describe('transaction status', () => {
 	test('reports one check with its request, documents and report URL', async () => {
 		const { transactionId } = await createTransaction();
 		const notStarted = await checkInfo('bgv-degree', { orgId: ORG_ID, txnId: transactionId });
-		expect(notStarted.json.data).toMatchObject({
-			verificationName: 'bgv-degree',
-			state: 'NOT_STARTED',
-			request: null,
-			documentList: [],
-		});
+		expect(notStarted.json.data).toMatchObject({ verificationName: 'bgv-degree', state: 'NOT_STARTED', request: null, documentList: [] });
 
 		const data = employmentData();
 		await submit(transactionId, 'bgv-employment', data);
@@ -941,23 +659,12 @@ describe('transaction status', () => {
 				response: null,
 				documentList: [{ label: 'experienceletter', url: 'https://files.example/x.pdf' }],
 				reportData: null,
-				reportUrl: expect.stringMatching(
-					new RegExp(
-						`^${baseUrl}/private-files/[0-9a-f]+/report-${transactionId}-bgv-employment\\.pdf$`,
-					),
-				),
+				reportUrl: expect.stringMatching(new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/report-${transactionId}-bgv-employment\\.pdf$`)),
 			},
 		});
-		await submit(transactionId, 'bgv-police-clearance-certificate', {
-			fileUrl: 'https://files.example/pcc.pdf',
-		});
-		const pcc = await checkInfo('bgv-police-clearance-certificate', {
-			orgId: ORG_ID,
-			txnId: transactionId,
-		});
-		expect(pcc.json.data.documentList).toEqual([
-			{ label: 'bgv-police-clearance-certificate', url: 'https://files.example/pcc.pdf' },
-		]);
+		await submit(transactionId, 'bgv-police-clearance-certificate', { fileUrl: 'https://files.example/pcc.pdf' });
+		const pcc = await checkInfo('bgv-police-clearance-certificate', { orgId: ORG_ID, txnId: transactionId });
+		expect(pcc.json.data.documentList).toEqual([{ label: 'bgv-police-clearance-certificate', url: 'https://files.example/pcc.pdf' }]);
 	});
 
 	test.each([
@@ -978,10 +685,7 @@ describe('transaction status', () => {
 		expect((await checkInfo('bgv-degree', { orgId: ORG_ID, txnId: 'TXNNONE' })).status).toBe(404);
 		const unknownCheck = await checkInfo('passport', { orgId: ORG_ID, txnId: transactionId });
 		expect(unknownCheck.status).toBe(404);
-		expect(unknownCheck.json).toEqual({
-			code: -1,
-			message: 'Verification not found for this transaction',
-		});
+		expect(unknownCheck.json).toEqual({ code: -1, message: 'Verification not found for this transaction' });
 	});
 });
 
@@ -997,53 +701,30 @@ describe('control endpoints and recording', () => {
 			method: 'POST',
 			path: `${V}/ekyc-forms`,
 			query: {},
-			headers: expect.objectContaining({
-				'x-api-key': API_KEY,
-				'content-type': 'application/json',
-			}),
+			headers: expect.objectContaining({ 'x-api-key': API_KEY, 'content-type': 'application/json' }),
 			body: { name: 'x' },
 			at: START.toISOString(),
 			status: 200,
 		});
 		expect(json.requests[1]).toMatchObject({
 			query: { fileCategory: 'bgv-cibil' },
-			body: {
-				fields: {},
-				files: [
-					{
-						field: 'file',
-						filename: 'a.pdf',
-						contentType: 'application/pdf',
-						size: PDF_BYTES.length,
-					},
-				],
-			},
+			body: { fields: {}, files: [{ field: 'file', filename: 'a.pdf', contentType: 'application/pdf', size: PDF_BYTES.length }] },
 		});
 		expect(sandbox.requests).toHaveLength(2);
 
-		expect((await call('DELETE', '/__sandbox/requests', { apiKey: null })).json).toEqual({
-			cleared: 2,
-		});
+		expect((await call('DELETE', '/__sandbox/requests', { apiKey: null })).json).toEqual({ cleared: 2 });
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('GET /__sandbox/state exposes forms, transactions, webhook configurations and the sample file', async () => {
 		const { transactionId } = await createTransaction();
-		await call('POST', `${V}/webhook-config`, {
-			body: webhookBody('http://127.0.0.1:1/x', 'visible-secret'),
-		});
+		await call('POST', `${V}/webhook-config`, { body: webhookBody('http://127.0.0.1:1/x', 'visible-secret') });
 		const { json } = await call('GET', '/__sandbox/state', { apiKey: null });
 		expect(json.sampleFileUrl).toBe(sandbox.sampleFileUrl);
 		expect(json.forms).toHaveLength(1);
 		expect(json.transactions[0].transactionId).toBe(transactionId);
-		expect(json.webhookConfigs[0]).toMatchObject({
-			endpoint: 'http://127.0.0.1:1/x',
-			apiKey: 'visible-secret',
-		});
-		expect(json.files.find((file) => file.url === sandbox.sampleFileUrl)).toMatchObject({
-			filename: 'sample-document.pdf',
-			source: 'sample',
-		});
+		expect(json.webhookConfigs[0]).toMatchObject({ endpoint: 'http://127.0.0.1:1/x', apiKey: 'visible-secret' });
+		expect(json.files.find((file) => file.url === sandbox.sampleFileUrl)).toMatchObject({ filename: 'sample-document.pdf', source: 'sample' });
 		expect(json).toHaveProperty('deliveries');
 	});
 
@@ -1058,27 +739,16 @@ describe('control endpoints and recording', () => {
 			});
 			expect(moved.status).toBe(200);
 			await sandbox.waitForDeliveries(1);
-			expect(receiver.received[0].body).toEqual({
-				transactionId,
-				verificationId: 'bgv-degree',
-				newState: 'COMPLETED',
-			});
-			expect(sandbox.state.transactions.get(transactionId).verificationList[1].state).toBe(
-				'COMPLETED',
-			);
-			expect((await call('POST', '/__sandbox/transition', { apiKey: null, body: {} })).status).toBe(
-				400,
-			);
+			expect(receiver.received[0].body).toEqual({ transactionId, verificationId: 'bgv-degree', newState: 'COMPLETED' });
+			expect(sandbox.state.transactions.get(transactionId).verificationList[1].state).toBe('COMPLETED');
+			expect((await call('POST', '/__sandbox/transition', { apiKey: null, body: {} })).status).toBe(400);
 		} finally {
 			await receiver.close();
 		}
 	});
 
 	test('POST /__sandbox/clock rejects a non-numeric advance', async () => {
-		const { status, json } = await call('POST', '/__sandbox/clock', {
-			apiKey: null,
-			body: { advanceMinutes: '10' },
-		});
+		const { status, json } = await call('POST', '/__sandbox/clock', { apiKey: null, body: { advanceMinutes: '10' } });
 		expect(status).toBe(400);
 		expect(json).toEqual({ code: -1, message: '"advanceMinutes" must be a number' });
 	});
@@ -1151,12 +821,7 @@ describe('benchmark options: latency, concurrency, generated file', () => {
 describe('cli', () => {
 	test('prints the base URL, key and org ID, logs requests without header values and stops on SIGTERM', async () => {
 		const child = spawn(process.execPath, [path.join(__dirname, '../../sandbox/cli.js')], {
-			env: {
-				...process.env,
-				SANDBOX_PORT: '0',
-				SANDBOX_API_KEY: 'cli-key',
-				SANDBOX_ORG_ID: 'cli-org',
-			},
+			env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_API_KEY: 'cli-key', SANDBOX_ORG_ID: 'cli-org' },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let output = '';
@@ -1175,12 +840,8 @@ describe('cli', () => {
 			});
 		const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 
-		const [, cliBaseUrl] = await waitFor(
-			/listening on (http:\/\/\S+) \(API key: cli-key, org ID: cli-org\)/,
-		);
-		const response = await fetch(`${cliBaseUrl}${V}/purposes`, {
-			headers: { 'x-api-key': 'cli-key', 'x-secret-header': 'do-not-log-me' },
-		});
+		const [, cliBaseUrl] = await waitFor(/listening on (http:\/\/\S+) \(API key: cli-key, org ID: cli-org\)/);
+		const response = await fetch(`${cliBaseUrl}${V}/purposes`, { headers: { 'x-api-key': 'cli-key', 'x-secret-header': 'do-not-log-me' } });
 		expect(response.status).toBe(200);
 		await waitFor(/GET \/verification\/api\/1\.0\/purposes -> 200/);
 		expect(output).not.toContain('do-not-log-me');
