@@ -126,7 +126,7 @@ function createSandbox(options = {}) {
 
 	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck }));
 	const fileRoutes = compileRoutes(createFileRoutes({ files }));
-	const controlRoutes = compileRoutes(createControlRoutes({ requests, snapshot, clock, state, moveCheck }));
+	const controlRoutes = compileRoutes(createControlRoutes({ requests, snapshot, clock, state, moveCheck, files }));
 
 	function record(req, res, path, query, input) {
 		const entry = {
