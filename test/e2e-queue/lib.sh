@@ -120,6 +120,10 @@ cv_queue_env() {
 	# n8n's pool of 2 connections and 20 s connect timeout fail executions of a worker running 5 at
 	# once on a loaded machine ("timeout exceeded when trying to connect"): a pool per concurrency.
 	export DB_POSTGRESDB_POOL_SIZE=$((CV_WORKER_CONCURRENCY + 5)) DB_POSTGRESDB_CONNECTION_TIMEOUT=60000
+	# n8n pings the database every 2 s; after 3 pings slower than the timeout it rebuilds the
+	# connection and aborts the queries in flight ("Connection terminated" failing executions). A
+	# saturated machine answers slowly, not never: a longer ping timeout.
+	export DB_PING_TIMEOUT_MS=30000
 	# Every process must reach every binary: n8n 2.41's default in queue mode, stated explicitly.
 	export N8N_DEFAULT_BINARY_DATA_MODE=database
 	# Production webhook URLs (and so the trigger's registration) point at the webhook processor.
