@@ -34,6 +34,20 @@ else
   echo "e2e: $e2e_passed passed, $e2e_failed failed"
 fi
 
-total_failed=$((unit_failed + e2e_failed + failed_steps))
-echo "$((unit_passed + e2e_passed)) passed, $total_failed failed"
+queue_passed=0; queue_failed=0; queue_skipped=0
+if [ "${SKIP_E2E:-0}" != 1 ]; then
+  step "e2e tests in n8n queue mode" \
+    bash test/e2e-queue/run.sh 2>&1 | tee .e2e/e2e-queue-output.log
+  summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' .e2e/e2e-queue-output.log | tail -1)
+  if [ -n "$summary" ]; then
+    queue_passed=${summary%% passed*}; queue_failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    queue_skipped=$(echo "$summary" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p'); queue_skipped=${queue_skipped:-0}
+  else
+    queue_failed=1
+  fi
+  echo "e2e queue mode: $queue_passed passed, $queue_failed failed$([ "$queue_skipped" = 0 ] || echo ", $queue_skipped skipped")"
+fi
+
+total_failed=$((unit_failed + e2e_failed + failed_steps + queue_failed))
+echo "$((unit_passed + e2e_passed + queue_passed)) passed, $total_failed failed$([ "$queue_skipped" = 0 ] || echo ", $queue_skipped skipped")"
 [ "$total_failed" -eq 0 ]
