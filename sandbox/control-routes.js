@@ -1,15 +1,19 @@
 'use strict';
 
+const { createHash, randomBytes } = require('node:crypto');
+
 const { reply } = require('./http-utils');
 const { validate, transitionSchema } = require('./validation');
+
+const MAX_GENERATED_FILE_BYTES = 512 * 1024 * 1024;
 
 const invalidControl = (problems) => reply.failure(400, problems.join('/'));
 
 /**
  * Test and demo helpers under /__sandbox (no API key, plain JSON answers, never recorded).
- * deps: { requests, snapshot, clock, state, moveCheck, concurrency }.
+ * deps: { requests, snapshot, clock, state, moveCheck, concurrency, files }.
  */
-function createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency }) {
+function createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency, files }) {
 	function listRequests() {
 		return reply.json({ requests });
 	}
@@ -51,7 +55,23 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 		return reply.json({ transactionId, verificationName, newState });
 	}
 
+	/**
+	 * Adds a private file of random bytes, larger than an API upload may be (e.g. 100 MiB for a
+	 * download test). Answers its private URL, size and SHA-256.
+	 */
+	function addFile({ body }) {
+		const { sizeBytes, filename = 'large-file.bin', contentType = 'application/octet-stream' } = body || {};
+		if (!Number.isInteger(sizeBytes) || sizeBytes < 1 || sizeBytes > MAX_GENERATED_FILE_BYTES) {
+			return invalidControl([`"sizeBytes" must be an integer from 1 to ${MAX_GENERATED_FILE_BYTES}`]);
+		}
+		const data = randomBytes(sizeBytes);
+		const file = files.add({ filename, contentType, data, source: 'control' });
+		const sha256 = createHash('sha256').update(data).digest('hex');
+		return reply.json({ url: files.privateUrl(file), size: data.length, sha256 });
+	}
+
 	return [
+		{ method: 'POST', path: '/__sandbox/files', body: 'json', handler: addFile },
 		{ method: 'GET', path: '/__sandbox/requests', handler: listRequests },
 		{ method: 'DELETE', path: '/__sandbox/requests', handler: clearRequests },
 		{ method: 'GET', path: '/__sandbox/state', handler: getState },

@@ -157,7 +157,7 @@ function createSandbox(options = {}) {
 
 	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck }));
 	const fileRoutes = compileRoutes(createFileRoutes({ files }));
-	const controlRoutes = compileRoutes(createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency }));
+	const controlRoutes = compileRoutes(createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency, files }));
 
 	function record(req, res, path, query, input) {
 		const entry = {

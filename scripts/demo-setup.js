@@ -10,7 +10,8 @@
  * know the trigger, the workflow is unpublished and published again (as the editor does), which
  * registers it anew. Prints one JSON line: { owner: 'created' | 'login', trigger: 'registered' | 're-registered' }.
  *
- * usage: node scripts/demo-setup.js <n8nUrl> <sandboxUrl> <email> <password>
+ * usage: node scripts/demo-setup.js <n8nUrl> <sandboxUrl> <email> <password> [webhookUrl]
+ * (webhookUrl: where production webhooks are served, when not by n8nUrl: queue mode's webhook processor)
  */
 
 const path = require('node:path');
@@ -21,36 +22,36 @@ const TRIGGER_WORKFLOW = 'cvExampleTrigger';
 const example = require(path.join(__dirname, '../examples/verification-event-summary.json'));
 const webhookId = example.nodes.find((node) => node.type.endsWith('.candidateVerificationTrigger')).webhookId;
 
-async function triggerKnownToSandbox(sandboxUrl, n8nUrl) {
+async function triggerKnownToSandbox(sandboxUrl, webhookUrl) {
 	const response = await fetch(`${sandboxUrl}/__sandbox/state`);
 	const state = await response.json();
-	const endpoint = `${n8nUrl}/webhook/${webhookId}/webhook`;
+	const endpoint = `${webhookUrl}/webhook/${webhookId}/webhook`;
 	return state.webhookConfigs.some((config) => config.endpoint === endpoint);
 }
 
-async function waitForRegistration(sandboxUrl, n8nUrl, timeoutMs) {
+async function waitForRegistration(sandboxUrl, webhookUrl, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (await triggerKnownToSandbox(sandboxUrl, n8nUrl)) return true;
+		if (await triggerKnownToSandbox(sandboxUrl, webhookUrl)) return true;
 		await sleep(250);
 	}
 	return false;
 }
 
 async function main() {
-	const [n8nUrl, sandboxUrl, email, password] = process.argv.slice(2);
+	const [n8nUrl, sandboxUrl, email, password, webhookUrl = n8nUrl] = process.argv.slice(2);
 	const n8n = new N8nClient(n8nUrl);
 	const owner = await n8n.ownerSession({ email, password });
 
 	// A fresh instance registers the trigger while it starts.
-	if (await waitForRegistration(sandboxUrl, n8nUrl, owner === 'created' ? 5000 : 1500)) {
+	if (await waitForRegistration(sandboxUrl, webhookUrl, owner === 'created' ? 5000 : 1500)) {
 		console.log(JSON.stringify({ owner, trigger: 'registered' }));
 		return;
 	}
 	await n8n.rest('POST', `/workflows/${TRIGGER_WORKFLOW}/deactivate`, {});
 	const workflow = await n8n.rest('GET', `/workflows/${TRIGGER_WORKFLOW}`);
 	await n8n.rest('POST', `/workflows/${TRIGGER_WORKFLOW}/activate`, { versionId: workflow.versionId });
-	if (!(await waitForRegistration(sandboxUrl, n8nUrl, 10_000))) {
+	if (!(await waitForRegistration(sandboxUrl, webhookUrl, 10_000))) {
 		throw new Error('the trigger example did not register at the sandbox (see the n8n log)');
 	}
 	console.log(JSON.stringify({ owner, trigger: 're-registered' }));

@@ -10,6 +10,8 @@
 #   CV_DEMO_N8N_PORT (5678)  CV_DEMO_SANDBOX_PORT (8790)  CV_DEMO_BROKER_PORT (a free port)
 #   CV_DEMO_HOME (.e2e/demo: the n8n user folder, kept between runs)  CV_E2E_CACHE (see test/e2e/env.sh)
 set -euo pipefail
+# `npm run demo -- --queue`: the same in n8n queue mode (main, 2 workers, webhook processor, Redis, Postgres).
+if [ "${1:-}" = --queue ]; then exec bash "$(dirname "$0")/demo-queue.sh"; fi
 source "$(cd "$(dirname "$0")/.." && pwd)/test/e2e/lib.sh"
 
 N8N_DEMO_PORT=${CV_DEMO_N8N_PORT:-5678}

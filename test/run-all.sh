@@ -21,6 +21,7 @@ if [ "${SKIP_E2E:-0}" = 1 ]; then
 else
 	suite e2e bash test/e2e/run.sh
 	suite demo node test/e2e/demo-check.js
+	suite e2e-queue-mode bash test/e2e-queue/run.sh
 fi
 
 final_summary

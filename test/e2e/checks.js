@@ -13,6 +13,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
+const { createChecklist } = require('./checklist');
 const { N8nClient, sleep } = require('./n8n-client');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -35,22 +36,7 @@ const triggerNode = triggerExample.nodes.find((node) => node.type.endsWith('.can
 const TRIGGER_URL = `${N8N_URL}/webhook/${triggerNode.webhookId}/webhook`;
 
 const n8n = new N8nClient(N8N_URL);
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-	try {
-		const detail = await fn();
-		passed += 1;
-		console.log(`ok - ${name}${detail ? ` (${detail})` : ''}`);
-		return true;
-	} catch (error) {
-		failed += 1;
-		const message = String((error && error.message) || error).replace(/\s+/g, ' ');
-		console.log(`FAIL - ${name}: ${message.slice(0, 400)}`);
-		return false;
-	}
-}
+const { check, counts } = createChecklist();
 
 // ---- sandbox ---------------------------------------------------------------------------------------
 
@@ -123,8 +109,8 @@ async function main() {
 	} finally {
 		gateway.close();
 	}
-	console.log(`# checks.js: ${passed} passed, ${failed} failed`);
-	process.exitCode = failed === 0 ? 0 : 1;
+	console.log(`# checks.js: ${counts.passed} passed, ${counts.failed} failed`);
+	process.exitCode = counts.failed === 0 ? 0 : 1;
 }
 
 async function checks() {

