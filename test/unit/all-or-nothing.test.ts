@@ -152,6 +152,24 @@ describe('All-or-nothing: one invalid item sends no request for any item', () =>
 			'Invalid "Visibility" in item 1: "secret" is not one of public, private',
 		],
 		[
+			'Form → Create (checks and purpose from the item)',
+			{
+				resource: 'form',
+				operation: 'create',
+				formName: 'Hires',
+				purpose: { __rl: true, mode: 'id', value: '={{ $json.purpose }}' },
+				checks: '={{ $json.checks }}',
+				skippableChecks: '={{ $json.skippable }}',
+				visibility: 'private',
+			},
+			[
+				{ purpose: 'p-1', checks: ['pan', 'gst'], skippable: ['gst'] },
+				{ purpose: 'p-1', checks: ['pan'], skippable: ['gst'] },
+				{ purpose: 'p-1', checks: ['upi'], skippable: [] },
+			],
+			'Invalid "Checks the Candidate May Skip" in item 1: gst is not one of the form\'s checks',
+		],
+		[
 			'Webhook Config → Create',
 			{
 				resource: 'webhookConfig',
