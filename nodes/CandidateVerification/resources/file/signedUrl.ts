@@ -22,12 +22,16 @@ async function fetchDownloadToken(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const envelope = await serviceRequest.call(this, `${ACTIONS.fileGetSignedUrl} (download token step)`, {
-		method: 'POST',
-		path: DOWNLOAD_FILE_PATH,
-		body: { url: preparedRequest(this).echo?.url, getDownloadToken: true },
-		timeout: requestOptions.timeout,
-	});
+	const envelope = await serviceRequest.call(
+		this,
+		`${ACTIONS.fileGetSignedUrl} (download token step)`,
+		{
+			method: 'POST',
+			path: DOWNLOAD_FILE_PATH,
+			body: { url: preparedRequest(this).echo?.url, getDownloadToken: true },
+			timeout: requestOptions.timeout,
+		},
+	);
 	const token = (envelope.data as IDataObject | undefined)?.downloadToken;
 	// The GET carries only the token; the checked body was for step one.
 	delete requestOptions.body;

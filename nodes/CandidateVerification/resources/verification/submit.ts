@@ -89,7 +89,10 @@ const buildEducationData: DataBuilder = (input, check) => {
 		nameOfInstitute: readText(input, 'nameOfInstitute', 'Name of Institute'),
 		registrationNumber: readText(input, 'registrationNumber', 'Registration Number'),
 	};
-	const board = input.optionalText('Name of Board', input.param('nameOfBoard', 'Name of Board', ''));
+	const board = input.optionalText(
+		'Name of Board',
+		input.param('nameOfBoard', 'Name of Board', ''),
+	);
 	if (board) data.nameOfBoard = board;
 	const year = input.optionalText(
 		'Year of Passing',
