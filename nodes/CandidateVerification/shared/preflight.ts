@@ -57,16 +57,26 @@ export interface RunState {
  */
 const runs = new WeakMap<object, RunState>();
 
+/**
+ * The run's execute data when it is this node's. A node called as an AI Agent's tool is handed the
+ * agent's execute data, the same object for every tool and every call of the agent's run: keying
+ * on it would reuse one call's checked request for the next call.
+ */
+function ownExecuteData(context: IExecuteSingleFunctions): IExecuteData | undefined {
+	const executeData = context.getExecuteData() as IExecuteData | undefined;
+	return executeData?.node?.name === context.getNode().name ? executeData : undefined;
+}
+
 /** Every input item of the run by index; only this item when the run's data is not available. */
 function inputItems(context: IExecuteSingleFunctions): Array<[number, INodeExecutionData]> {
-	const data = (context.getExecuteData() as IExecuteData | undefined)?.data;
+	const data = ownExecuteData(context)?.data;
 	const all = data?.main?.[0] ?? data?.ai_tool?.[0];
 	if (all) return all.map((item, itemIndex) => [itemIndex, item]);
 	return [[context.getItemIndex(), context.getInputData()]];
 }
 
 function runKey(context: IExecuteSingleFunctions): object {
-	return (context.getExecuteData() as IExecuteData | undefined) ?? context;
+	return ownExecuteData(context) ?? context;
 }
 
 export function runStateOf(context: IExecuteSingleFunctions): RunState | undefined {
