@@ -144,7 +144,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'URL of the uploaded document (employment document, or the PAN document for a credit check), e.g. {{ $json.fileUrl }} after File → Upload',
+			'URL of the uploaded document (employment document, or the PAN document for a credit check), e.g. the fileUrl field that File → Upload outputs',
 		displayOptions: showFor(['bgv-employment', 'bgv-cibil']),
 	},
 	addressField('currentAddress', 'Current Address', ['bgv-criminal']),
