@@ -14,6 +14,12 @@ step() {
 
 step build npm run --silent build
 step lint npx --no-install eslint nodes credentials package.json
+# n8n's verification: n8n-node lint, n8n's scanner on the source and the packed tarball, what the
+# tarball holds, package.json, the GitHub workflows (actionlint). Counted with the tests.
+step "n8n package checks" node scripts/check-package.js 2>&1 | tee .e2e/package-checks.log
+package_summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' .e2e/package-checks.log | tail -1)
+package_passed=${package_summary%% passed*}; package_passed=${package_passed:-0}
+package_failed=$(echo "${package_summary:-0 passed, 1 failed}" | sed -E 's/.* ([0-9]+) failed/\1/')
 step "type-check tests" npx --no-install tsc -p tsconfig.test.json
 step "unit tests" npx --no-install jest --json --outputFile=.e2e/jest-results.json
 unit_passed=$(node -p 'try { require("./.e2e/jest-results.json").numPassedTests } catch { 0 }')
@@ -34,6 +40,6 @@ else
   echo "e2e: $e2e_passed passed, $e2e_failed failed"
 fi
 
-total_failed=$((unit_failed + e2e_failed + failed_steps))
-echo "$((unit_passed + e2e_passed)) passed, $total_failed failed"
+total_failed=$((unit_failed + e2e_failed + package_failed + failed_steps))
+echo "$((unit_passed + e2e_passed + package_passed)) passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
