@@ -27,15 +27,20 @@ LOGS=$DEMO_HOME/logs
 say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
 
 CV_SANDBOX_PID='' CV_N8N_PID=''
+# Ctrl-C on `npm run demo | tee demo.log` also kills tee: from then on a write to stdout would end
+# this script by SIGPIPE before it has stopped anything. So the clean-up ignores PIPE and further
+# signals and speaks on stderr; and a watchdog (cv_watchdog) stops n8n and the sandbox even when
+# this script is killed outright.
 stop_all() {
-	trap - EXIT INT TERM
-	if [ -n "$CV_N8N_PID$CV_SANDBOX_PID" ]; then say "stopping n8n and the sandbox"; fi
+	trap '' PIPE INT TERM HUP
+	trap - EXIT
+	if [ -n "$CV_N8N_PID$CV_SANDBOX_PID" ]; then say "stopping n8n and the sandbox" >&2; fi
 	cv_stop "$CV_N8N_PID" 30
 	cv_stop "$CV_SANDBOX_PID" 5
 	rm -f "$DEMO_HOME/credentials.json"
 }
 trap stop_all EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 
 for port in "$N8N_DEMO_PORT" "$SANDBOX_DEMO_PORT" "$BROKER_DEMO_PORT"; do
 	cv_port_free "$port" || { echo "port $port on 127.0.0.1 is in use (is a demo already running? see CV_DEMO_*_PORT)" >&2; exit 1; }
@@ -59,6 +64,7 @@ cv_install_package "$DEMO_HOME" >"$LOGS/install.log" 2>&1 || { cat "$LOGS/instal
 
 say "starting the sandbox on $SANDBOX_URL"
 cv_start_sandbox "$LOGS/sandbox.log" "$SANDBOX_DEMO_PORT" || { cat "$LOGS/sandbox.log" >&2; exit 1; }
+cv_watchdog $$ "$CV_SANDBOX_PID"
 
 # Imports replace earlier copies (same IDs). The sandbox forgets everything when it stops, so the
 # workflows are imported with their static data cleared: the trigger then registers anew at this
@@ -80,6 +86,7 @@ cv_n8n publish:workflow --id=cvExampleTrigger >>"$LOGS/import.log" 2>&1 || { cat
 
 say "starting n8n on $N8N_URL (about 10 s)"
 cv_start_n8n "$LOGS/n8n.log" || { tail -40 "$LOGS/n8n.log" >&2; exit 1; }
+cv_watchdog $$ "$CV_N8N_PID"
 
 SETUP=$(node "$CV_ROOT/scripts/demo-setup.js" "$N8N_URL" "$SANDBOX_URL" "$DEMO_EMAIL" "$DEMO_PASSWORD") ||
 	{ echo "could not set up the owner account or the trigger (logs in $LOGS; delete $DEMO_HOME to start over)" >&2; exit 1; }

@@ -1,4 +1,4 @@
-import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_BASE_URL } from '../../credentials/CandidateVerificationApi.credentials';
@@ -10,6 +10,33 @@ import { transactionDescription } from './resources/transaction';
 import { verificationDescription } from './resources/verification';
 import { webhookConfigDescription } from './resources/webhookConfig';
 import { getPurposes } from './shared/loadOptions';
+import { subtitleExpression } from './shared/subtitle';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'File', value: 'file' },
+			{ name: 'Form', value: 'form' },
+			{ name: 'Profile (Candidate)', value: 'profile' },
+			{ name: 'Purpose', value: 'purpose' },
+			{ name: 'Transaction', value: 'transaction' },
+			{ name: 'Verification', value: 'verification' },
+			{ name: 'Webhook Config', value: 'webhookConfig' },
+		],
+		default: 'profile',
+	},
+	...formDescription,
+	...profileDescription,
+	...verificationDescription,
+	...fileDescription,
+	...webhookConfigDescription,
+	...purposeDescription,
+	...transactionDescription,
+];
 
 export class CandidateVerification implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,7 +48,7 @@ export class CandidateVerification implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitleExpression(properties),
 		description:
 			'Create verification forms, add candidates, submit background and identity checks, and fetch their documents',
 		defaults: { name: 'Candidate Verification' },
@@ -36,31 +63,7 @@ export class CandidateVerification implements INodeType {
 			// Success is decided on the envelope's `code` by every operation's post-receive.
 			ignoreHttpStatusErrors: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'File', value: 'file' },
-					{ name: 'Form', value: 'form' },
-					{ name: 'Profile (Candidate)', value: 'profile' },
-					{ name: 'Purpose', value: 'purpose' },
-					{ name: 'Transaction', value: 'transaction' },
-					{ name: 'Verification', value: 'verification' },
-					{ name: 'Webhook Config', value: 'webhookConfig' },
-				],
-				default: 'profile',
-			},
-			...formDescription,
-			...profileDescription,
-			...verificationDescription,
-			...fileDescription,
-			...webhookConfigDescription,
-			...purposeDescription,
-			...transactionDescription,
-		],
+		properties,
 	};
 
 	methods = { loadOptions: { getPurposes } };

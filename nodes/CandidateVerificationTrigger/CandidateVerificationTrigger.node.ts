@@ -7,13 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	isAuthentic,
-	isRegistered,
-	notificationItem,
-	register,
-	unregister,
-} from './CandidateVerificationTriggerHelpers';
+import { isAuthentic } from './helpers/authentication';
+import { isRegistered, register, unregister } from './helpers/lifecycle';
+import { addTransactionDetails, notificationItem, passesFilters } from './helpers/payload';
+import { CHECK_STATES, FORM_VERIFICATION_NAMES } from '../CandidateVerification/shared/constants';
 
 export class CandidateVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +23,7 @@ export class CandidateVerificationTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{$parameter["webhookConfigurationId"] ? "Configuration " + $parameter["webhookConfigurationId"] : "Verification notifications"}}',
+			'={{ ($parameter["checks"] || []).length || ($parameter["states"] || []).length ? "Filtered verification events" : "Every verification event" }}',
 		description:
 			'Starts the workflow when the Candidate Verification Service posts a notification, e.g. a change of verification state',
 		defaults: {
@@ -51,10 +48,28 @@ export class CandidateVerificationTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The service cannot delete webhook configurations. Activating registers one configuration (later activations update the same one, with a new secret); deactivating invalidates its secret but the configuration stays at the service. Test listens use a separate configuration.',
+					'Publishing the workflow registers its URL with the service, which then posts each verification event here.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
+			},
+			{
+				displayName: 'Checks',
+				name: 'checks',
+				type: 'multiOptions',
+				default: [],
+				options: [...FORM_VERIFICATION_NAMES],
+				description:
+					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. Other events are still answered with 200, so the service does not resend them.',
+			},
+			{
+				displayName: 'New States',
+				name: 'states',
+				type: 'multiOptions',
+				default: [],
+				options: [...CHECK_STATES],
+				description:
+					'Start the workflow only when a check reaches one of these states (the notification’s newState). Empty: every state. Other events are still answered with 200.',
 			},
 			{
 				displayName: 'Existing Webhook Configuration ID',
@@ -72,6 +87,14 @@ export class CandidateVerificationTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					{
+						displayName: 'Add Transaction Details',
+						name: 'addTransactionDetails',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to read the transaction with Transaction → Get Status’s request and add candidateName, transactionState, reportUrl and the whole transaction to each item (needs the Organisation ID in the credential)',
+					},
 					{
 						displayName: 'Include Headers',
 						name: 'includeHeaders',
@@ -112,8 +135,24 @@ export class CandidateVerificationTrigger implements INodeType {
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };
 		}
-		const { includeHeaders } = this.getNodeParameter('options', {}) as { includeHeaders?: boolean };
-		const json = await notificationItem.call(this, includeHeaders === true);
+		const options = this.getNodeParameter('options', {}) as {
+			includeHeaders?: boolean;
+			addTransactionDetails?: boolean;
+		};
+		const notification = await notificationItem.call(this, options.includeHeaders === true);
+		const filters = {
+			checks: this.getNodeParameter('checks', []) as string[],
+			states: this.getNodeParameter('states', []) as string[],
+		};
+		if (!passesFilters(notification, filters)) {
+			// Answered 200 like an accepted one: the service must not resend what the user filtered out.
+			return {
+				webhookResponse: { message: 'Notification received; not one this workflow starts on' },
+			};
+		}
+		const json = options.addTransactionDetails
+			? await addTransactionDetails.call(this, notification)
+			: notification;
 		return { workflowData: [[{ json }]] };
 	}
 }

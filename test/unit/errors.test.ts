@@ -27,7 +27,7 @@ describe('Provider failures become node errors', () => {
 
 			expect(result.error?.name).toBe('NodeApiError');
 			expect(result.error?.message).toBe(
-				'Get Purposes was rejected by the Candidate Verification Service: "orgId" is invalid (and 1 more)',
+				'Get many purposes was rejected by the Candidate Verification Service: "orgId" is invalid (and 1 more)',
 			);
 			expect(result.error?.description).toBe(
 				`- "orgId" is invalid\n- "limit" must be a number\n(HTTP ${status}, code -1)`,
@@ -46,7 +46,7 @@ describe('Provider failures become node errors', () => {
 		const result = await runActionNode({ parameters: listPurposes });
 
 		expect(result.error?.message).toBe(
-			'Get Purposes failed: the Candidate Verification Service answered HTTP 502 with a body that is not JSON',
+			'Get many purposes failed: the Candidate Verification Service answered HTTP 502 with a body that is not JSON',
 		);
 		expect(result.error?.description).toBe('Body starts with: 502 Bad Gateway');
 		expectNoKey(result);
@@ -61,11 +61,11 @@ describe('Provider failures become node errors', () => {
 		const empty = await runActionNode({ parameters: listPurposes });
 
 		expect(json.error?.message).toBe(
-			'Get Purposes failed: the Candidate Verification Service answered HTTP 500 without a response envelope (no numeric "code")',
+			'Get many purposes failed: the Candidate Verification Service answered HTTP 500 without a response envelope (no numeric "code")',
 		);
 		expect(json.error?.description).toBe('Body: {"error":"boom"}');
 		expect(empty.error?.message).toBe(
-			'Get Purposes failed: the Candidate Verification Service answered HTTP 503 with an empty body',
+			'Get many purposes failed: the Candidate Verification Service answered HTTP 503 with an empty body',
 		);
 	});
 
@@ -150,7 +150,7 @@ describe('Continue on fail', () => {
 			{
 				json: {
 					error:
-						'Create Profile was rejected by the Candidate Verification Service: "name" contains invalid characters',
+						'Add a candidate to a form was rejected by the Candidate Verification Service: "name" contains invalid characters',
 				},
 				pairedItem: { item: 2 },
 			},

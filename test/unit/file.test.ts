@@ -66,6 +66,31 @@ describe('File', () => {
 			expect((await storedBytes(result, 'report')).equals(PDF)).toBe(true);
 		});
 
+		it('keeps the input item’s fields (transaction, candidate name) next to the file’s', async () => {
+			const { scope } = mockService();
+			scope.post(DOWNLOAD).reply(200, PDF, { 'content-type': 'application/pdf' });
+
+			const result = await runActionNode({
+				items: [{ transactionId: 'TXN-1', name: 'Asha Verma', state: 'COMPLETED' }],
+				parameters: { ...download, url: '={{ "' + PRIVATE_URL + '" }}' },
+			});
+
+			expect(outputJson(result)).toEqual([
+				{
+					transactionId: 'TXN-1',
+					name: 'Asha Verma',
+					state: 'COMPLETED',
+					url: PRIVATE_URL,
+					fileName: 'offer letter.pdf',
+					mimeType: 'application/pdf',
+					fileSize: '200 kB',
+					bytes: PDF.length,
+					binaryPropertyName: 'report',
+				},
+			]);
+			expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		});
+
 		it('takes the file name from the URL and honours a file name override', async () => {
 			const { scope } = mockService();
 			scope.post(DOWNLOAD).times(2).reply(200, PDF, { 'content-type': 'application/pdf' });
@@ -92,7 +117,7 @@ describe('File', () => {
 			const result = await runActionNode({ parameters: download });
 
 			expect(result.error?.message).toBe(
-				'Download File was rejected by the Candidate Verification Service: File not found',
+				'Download a private file was rejected by the Candidate Verification Service: File not found',
 			);
 			expect(result.items).toEqual([]);
 		});
@@ -104,7 +129,7 @@ describe('File', () => {
 			const result = await runActionNode({ parameters: download });
 
 			expect(result.error?.message).toBe(
-				'Download File failed: the Candidate Verification Service answered HTTP 404 with a body that is not JSON',
+				'Download a private file failed: the Candidate Verification Service answered HTTP 404 with a body that is not JSON',
 			);
 			expect(result.error?.description).toBe('Body starts with: Not Found');
 		});
@@ -165,7 +190,7 @@ describe('File', () => {
 			});
 
 			expect(result.error?.message).toBe(
-				'Get Signed URL (download token step) was rejected by the Candidate Verification Service: "url" is not a private file',
+				'Get a signed URL for a private file (download token step) was rejected by the Candidate Verification Service: "url" is not a private file',
 			);
 			expect(requests).toHaveLength(1);
 		});

@@ -24,12 +24,8 @@ const formParameters = {
 	operation: 'create',
 	name: 'Engineering hires',
 	purpose: 'purpose-bgv',
-	verifications: {
-		checks: [
-			{ name: 'bgv-employment', skipAllowed: false },
-			{ name: 'bgv-degree', skipAllowed: true },
-		],
-	},
+	checks: ['bgv-employment', 'bgv-degree'],
+	skippableChecks: ['bgv-degree'],
 	userPaymentRequired: false,
 	visibility: 'private',
 	additionalFields: { expiry: '2026-12-31T00:00:00.000Z' },
@@ -61,7 +57,7 @@ describe('Form → Create', () => {
 			sharing: { visibility: 'private' },
 			expiry: 1798675200,
 		});
-		expect(outputJson(result)).toEqual([storedForm]);
+		expect(outputJson(result)).toEqual([{ ...storedForm, expiryDate: '2026-12-31T00:00:00.000Z' }]);
 		scope.done();
 	});
 
@@ -82,13 +78,14 @@ describe('Form → Create', () => {
 	});
 
 	it.each([
+		[{ checks: '={{ [] }}' }, 'Invalid "Checks" in item 0: choose at least one check'],
 		[
-			{ verifications: { checks: [] } },
-			'Invalid "Verifications" in item 0: add at least one check',
+			{ checks: ['bgv-employment', 'bgv-unknown'] },
+			'Invalid "Checks → 2" in item 0: "bgv-unknown" is not one of',
 		],
 		[
-			{ verifications: { checks: [{ name: 'bgv-unknown', skipAllowed: false }] } },
-			'Invalid "Verifications → Check 1 → Check Name" in item 0: "bgv-unknown" is not one of',
+			{ skippableChecks: ['pan'] },
+			'Invalid "Checks the Candidate May Skip" in item 0: pan is not one of the form\'s checks',
 		],
 		[{ name: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
 		[

@@ -152,7 +152,7 @@ describe('Profile → Create', () => {
 		const result = await runActionNode({ items: [row], parameters: fromRow });
 
 		expect(result.error?.message).toBe(
-			'Create Profile was rejected by the Candidate Verification Service: "mobile" must be a string (and 1 more)',
+			'Add a candidate to a form was rejected by the Candidate Verification Service: "mobile" must be a string (and 1 more)',
 		);
 		expect(result.error?.description).toBe(
 			[

@@ -25,13 +25,35 @@ describe('Purpose → Get Many (from the provider public documentation)', () => 
 		scope.get('/verification/api/1.0/purposes').reply(200, success({ total: 2, list: purposes }));
 
 		const result = await runActionNode({
-			parameters: { resource: 'purpose', operation: 'getAll' },
+			parameters: { resource: 'purpose', operation: 'getAll', returnAll: true },
 		});
 
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', path: '/verification/api/1.0/purposes' });
 		expect(requests[0].headers['x-api-key']).toBe(TEST_API_KEY);
 		expect(result.items).toEqual(purposes.map((json) => ({ json, pairedItem: { item: 0 } })));
+	});
+
+	it('Return All off keeps the first Limit purposes (default 50)', async () => {
+		const many = Array.from({ length: 60 }, (_, index) => ({
+			_id: `p-${index}`,
+			name: `P${index}`,
+		}));
+		const { scope } = mockService();
+		scope
+			.get('/verification/api/1.0/purposes')
+			.times(2)
+			.reply(200, success({ total: 60, list: many }));
+
+		const byDefault = await runActionNode({
+			parameters: { resource: 'purpose', operation: 'getAll' },
+		});
+		const limited = await runActionNode({
+			parameters: { resource: 'purpose', operation: 'getAll', returnAll: false, limit: 1 },
+		});
+
+		expect(outputJson(byDefault)).toEqual(many.slice(0, 50));
+		expect(outputJson(limited)).toEqual([many[0]]);
 	});
 });
 

@@ -33,6 +33,9 @@ const everyTypedField = {
 	pan: 'ABCDE1234F',
 	documentUrl: 'u',
 	fileUrl: 'u',
+	nameAsPerDocument: 'A',
+	nameOfInstitute: 'I',
+	registrationNumber: 'R',
 };
 
 async function submitOne(parameters: object) {
@@ -121,7 +124,68 @@ describe('Verification → Submit', () => {
 		});
 	});
 
-	it('bgv-police-clearance-certificate: fileUrl', async () => {
+	it('Police Verification, the form’s name for the check, submits the certificate as bgv-police-clearance-certificate', async () => {
+		const { result, requests } = await submitOne(
+			submit('bgv-police-verification', { fileUrl: 'https://files.example/private/pcc.pdf' }),
+		);
+
+		expect(requests[0].body).toEqual({
+			data: { fileUrl: 'https://files.example/private/pcc.pdf' },
+			verificationName: 'bgv-police-clearance-certificate',
+			transactionId: 'TXN-9',
+		});
+		expect(result.items[0].json).toEqual({
+			transactionId: 'TXN-9',
+			verificationName: 'bgv-police-clearance-certificate',
+			submitted: true,
+		});
+	});
+
+	it('12th and (presumed) 10th Education: typed fields, level set by the check, document list', async () => {
+		const fields = {
+			nameAsPerDocument: ' Asha Verma ',
+			nameOfInstitute: 'Kendriya Vidyalaya, Pune',
+			registrationNumber: '2012/0456789',
+			yearOfPassing: '2012',
+			issueDate: '28-05-2012',
+			nameOfBoard: 'CBSE',
+			documentLabel: 'marksheet',
+			documentUrl: 'https://files.example/private/12th.pdf',
+		};
+		const twelfth = await submitOne(submit('bgv-twelfth', fields));
+		const tenth = await submitOne(
+			submit('bgv-tenth', { ...fields, issueDate: '', nameOfBoard: '' }),
+		);
+
+		expect(twelfth.requests[0].body).toEqual({
+			data: {
+				level: 'TWELFTH_STD',
+				nameAsPerDocument: 'Asha Verma',
+				nameOfInstitute: 'Kendriya Vidyalaya, Pune',
+				registrationNumber: '2012/0456789',
+				nameOfBoard: 'CBSE',
+				yearOfPassing: '2012',
+				issueDate: '2012-05-28',
+				documentList: [{ label: 'marksheet', url: 'https://files.example/private/12th.pdf' }],
+			},
+			verificationName: 'bgv-twelfth',
+			transactionId: 'TXN-9',
+		});
+		expect(tenth.requests[0].body).toEqual({
+			data: {
+				level: 'TENTH_STD',
+				nameAsPerDocument: 'Asha Verma',
+				nameOfInstitute: 'Kendriya Vidyalaya, Pune',
+				registrationNumber: '2012/0456789',
+				yearOfPassing: '2012',
+				documentList: [{ label: 'marksheet', url: 'https://files.example/private/12th.pdf' }],
+			},
+			verificationName: 'bgv-tenth',
+			transactionId: 'TXN-9',
+		});
+	});
+
+	it('bgv-police-clearance-certificate (from an expression or an older workflow): fileUrl', async () => {
 		const { requests } = await submitOne(
 			submit('bgv-police-clearance-certificate', {
 				fileUrl: 'https://files.example/private/pcc.pdf',
@@ -137,22 +201,22 @@ describe('Verification → Submit', () => {
 
 	it('any other check takes its data as JSON and sends it as given', async () => {
 		const data = {
-			level: 'TWELFTH_STD',
+			level: 'GRADUATION',
 			nameAsPerDocument: 'Asha Verma',
-			documentList: [{ label: 'marksheet', url: 'u' }],
+			documentList: [{ label: 'degree', url: 'u' }],
 		};
 		const { result, requests } = await submitOne(
-			submit('bgv-twelfth', { data: JSON.stringify(data) }),
+			submit('bgv-degree', { data: JSON.stringify(data) }),
 		);
 
 		expect(requests[0].body).toEqual({
 			data,
-			verificationName: 'bgv-twelfth',
+			verificationName: 'bgv-degree',
 			transactionId: 'TXN-9',
 		});
 		expect(result.items[0].json).toEqual({
 			transactionId: 'TXN-9',
-			verificationName: 'bgv-twelfth',
+			verificationName: 'bgv-degree',
 			submitted: true,
 		});
 	});
@@ -202,6 +266,14 @@ describe('Verification → Submit', () => {
 			'Invalid "Data (JSON)" in item 0: expected a JSON object, got a list',
 		],
 		[submit('pan', { data: '{}' }), 'Invalid "Data (JSON)" in item 0: the object is empty'],
+		[
+			submit('bgv-twelfth', { ...everyTypedField, documentLabel: 'marksheet' }),
+			'Invalid "Year of Passing" in item 0: give the year of passing or the issue date',
+		],
+		[
+			submit('bgv-tenth', { ...everyTypedField, documentLabel: 'm', yearOfPassing: '12' }),
+			'Invalid "Year of Passing" in item 0: "12" is not a year',
+		],
 		// With the check set by an expression, n8n cannot tell which typed fields apply: all are given.
 		[
 			submit('={{ "bgv-astrology" }}', { data: '{"a":1}', ...everyTypedField }),

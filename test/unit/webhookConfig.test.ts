@@ -91,7 +91,7 @@ describe('Webhook Config', () => {
 		});
 
 		expect(result.error?.message).toBe(
-			'Create Webhook Configuration was rejected by the Candidate Verification Service: "endpoint" must be a valid uri',
+			'Create a webhook configuration was rejected by the Candidate Verification Service: "endpoint" must be a valid uri',
 		);
 		// n8n attaches the node (with its parameters, as stored in the workflow) to every node error;
 		// what the error itself says must not repeat the secret, and the API key appears nowhere.

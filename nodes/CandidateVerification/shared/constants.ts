@@ -4,63 +4,86 @@ export const VERIFICATION_API = '/verification/api/1.0';
 /** From the provider's public documentation: uploads live under a different prefix. */
 export const UTILITY_API = '/utility/api/1.0';
 
+/** Transaction → Get Status's request (from the provider's public documentation). */
+export const TRANSACTION_STATUS_PATH = `${VERIFICATION_API}/transactions/info`;
+
+/** Check states seen in notifications (newState) and transaction status. */
+export const CHECK_STATES = [
+	{ name: 'Completed', value: 'COMPLETED' },
+	{ name: 'In Progress', value: 'IN_PROGRESS' },
+	{ name: 'Not Started', value: 'NOT_STARTED' },
+];
+
 export const SIGNED_URL_LIFETIME_MINUTES = 180;
 
-/** The check names a form accepts (exact values from the contract). */
-export const FORM_VERIFICATION_NAMES: ReadonlyArray<{ value: string; name: string }> = [
-	{ value: 'bgv-tenth', name: '10th Education Check' },
-	{ value: 'bgv-twelfth', name: '12th Education Check' },
-	{ value: 'bgv-degree', name: 'Degree or Marksheet Check' },
-	{ value: 'bgv-degree-with-marksheet', name: 'Degree With Marksheet' },
-	{ value: 'bgv-employment', name: 'Employment Check' },
-	{ value: 'bgv-criminal', name: 'Criminal / Court Record Check' },
-	{ value: 'bgv-cibil', name: 'Credit Check' },
-	{
-		value: 'bgv-local-address-digital',
-		name: 'Local Address, Digital',
-	},
-	{ value: 'bgv-local-address-postal', name: 'Local Address, Postal' },
-	{
-		value: 'bgv-permanent-address-digital',
-		name: 'Permanent Address, Digital',
-	},
-	{
-		value: 'bgv-permanent-address-postal',
-		name: 'Permanent Address, Postal',
-	},
-	{ value: 'bgv-global-database-check', name: 'Global Database Check' },
-	{ value: 'bgv-social-media', name: 'Social Media Check' },
-	{
-		value: 'bgv-professional-reference-check',
-		name: 'Professional Reference Check',
-	},
-	{ value: 'bgv-police-verification', name: 'Police Verification' },
-	{ value: 'pan', name: 'PAN' },
-	{ value: 'gst', name: 'GST' },
-	{ value: 'bank-account', name: 'Bank Account' },
-	{ value: 'upi', name: 'UPI' },
-	{ value: 'cin', name: 'CIN' },
-	{ value: 'din', name: 'DIN' },
-	{ value: 'voter-id', name: 'Voter ID' },
-	{ value: 'employment-check', name: 'Employment Check, Instant' },
-	{ value: 'face-match', name: 'Face Match' },
-	{ value: 'aadhaar', name: 'Aadhaar' },
-	{ value: 'dl', name: 'Driving Licence' },
-	{ value: 'liveness', name: 'Liveness' },
-	{ value: 'passport', name: 'Passport' },
-	{ value: 'form26as', name: 'Form 26AS' },
-];
+export interface CheckOption {
+	/** Short label shown in the editor. */
+	name: string;
+	/** The exact check name the service takes. */
+	value: string;
+	/** Shown under the option: the check name sent, so the slug never clutters the label. */
+	description: string;
+}
 
-/** Submissions use bgv-police-clearance-certificate where the form list says bgv-police-verification. */
+function check(value: string, name: string, what?: string): CheckOption {
+	return { name, value, description: `${what ? `${what}. ` : ''}Check name: ${value}` };
+}
+
+function byName(options: CheckOption[]): CheckOption[] {
+	return [...options].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Submissions of the police check use this name where the form list says bgv-police-verification. */
 export const POLICE_CLEARANCE_CERTIFICATE = 'bgv-police-clearance-certificate';
+export const POLICE_VERIFICATION = 'bgv-police-verification';
 
-export const SUBMISSION_VERIFICATION_NAMES: ReadonlyArray<{ value: string; name: string }> = [
-	...FORM_VERIFICATION_NAMES,
-	{
-		value: POLICE_CLEARANCE_CERTIFICATE,
-		name: 'Police Clearance Certificate',
-	},
-];
+/** The check names a form accepts (exact values from the contract), sorted by label. */
+export const FORM_VERIFICATION_NAMES: readonly CheckOption[] = byName([
+	check('bgv-tenth', '10th Education'),
+	check('bgv-twelfth', '12th Education'),
+	check('aadhaar', 'Aadhaar'),
+	check('bank-account', 'Bank Account'),
+	check('cin', 'CIN', 'Company identification number'),
+	check('bgv-cibil', 'Credit (CIBIL)'),
+	check('bgv-criminal', 'Criminal Court Record'),
+	check('bgv-degree', 'Degree or Marksheet'),
+	check('bgv-degree-with-marksheet', 'Degree With Marksheet'),
+	check('din', 'DIN', 'Director identification number'),
+	check('dl', 'Driving Licence'),
+	check('bgv-employment', 'Employment'),
+	check('employment-check', 'Employment (Instant)', 'Instant employment check'),
+	check('face-match', 'Face Match'),
+	check('form26as', 'Form 26AS', 'Tax credit statement'),
+	check('bgv-global-database-check', 'Global Database'),
+	check('gst', 'GST', 'GST registration'),
+	check('liveness', 'Liveness'),
+	check('bgv-local-address-digital', 'Local Address (Digital)'),
+	check('bgv-local-address-postal', 'Local Address (Postal)'),
+	check('pan', 'PAN', 'Permanent account number'),
+	check('passport', 'Passport'),
+	check('bgv-permanent-address-digital', 'Permanent Address (Digital)'),
+	check('bgv-permanent-address-postal', 'Permanent Address (Postal)'),
+	check(
+		POLICE_VERIFICATION,
+		'Police Verification',
+		`Submitting it sends the police clearance certificate as ${POLICE_CLEARANCE_CERTIFICATE}`,
+	),
+	check('bgv-professional-reference-check', 'Professional Reference'),
+	check('bgv-social-media', 'Social Media'),
+	check('upi', 'UPI', 'UPI ID'),
+	check('voter-id', 'Voter ID'),
+]);
+
+/** The check name Verification → Submit sends for a check of the list. */
+export function submissionName(check: string): string {
+	return check === POLICE_VERIFICATION ? POLICE_CLEARANCE_CERTIFICATE : check;
+}
+
+/** The label of a check, e.g. for canvas subtitles and messages. */
+export function checkLabel(value: string): string {
+	if (value === POLICE_CLEARANCE_CERTIFICATE) value = POLICE_VERIFICATION;
+	return FORM_VERIFICATION_NAMES.find((option) => option.value === value)?.name ?? value;
+}
 
 export const EMPLOYMENT_DOCUMENT_TYPES = [
 	'salaryslip',
@@ -85,3 +108,9 @@ export const FILE_CATEGORIES = [
 	'bgv-permanent-address-digital',
 	'bgv-permanent-address-postal',
 ] as const;
+
+/** Check names Verification → Submit and Transaction → Get Check Status accept from expressions. */
+export const SUBMITTABLE_CHECKS: readonly string[] = [
+	...FORM_VERIFICATION_NAMES.map(({ value }) => value),
+	POLICE_CLEARANCE_CERTIFICATE,
+];

@@ -7,12 +7,17 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
 import { assertSuccessfulResponse, type ServiceEnvelope } from './errors';
 
-type RequestContext = IHookFunctions | ILoadOptionsFunctions | IExecuteSingleFunctions;
+type RequestContext =
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IExecuteSingleFunctions
+	| IWebhookFunctions;
 
 /** Mirrors CREDENTIAL_BASE_URL in the credential, for code that builds requests itself. */
 export function baseUrlFromCredentials(credentials: ICredentialDataDecryptedObject): string {

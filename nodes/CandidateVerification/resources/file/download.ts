@@ -8,11 +8,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { assertSuccessfulResponse } from '../../shared/errors';
 import { invalidParameter, requireText } from '../../shared/validation';
 import { DOWNLOAD_FILE_PATH } from './shared';
 
-const OPERATION_LABEL = 'Download File';
+const OPERATION_LABEL = ACTIONS.fileDownload;
 /** An error body is small; a body larger than this is not read into memory to explain an error. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -24,6 +25,7 @@ export const fileDownloadDescription: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'The name of the output binary field to put the file in',
+		description: 'Binary field of the output item that receives the downloaded file',
 		displayOptions: { show: { resource: ['file'], operation: ['download'] } },
 	},
 	{
@@ -144,7 +146,9 @@ async function storeDownloadedFile(
 	);
 	return [
 		{
+			// The input item's fields (transaction, candidate name…) stay next to the file's.
 			json: {
+				...this.getInputData().json,
 				url,
 				fileName: binary.fileName ?? fileName,
 				mimeType: binary.mimeType,

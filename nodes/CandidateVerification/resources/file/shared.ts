@@ -9,7 +9,7 @@ export function privateFileUrlField(operations: string[]): INodeProperties {
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://…/private/…/document.pdf',
+		placeholder: 'e.g. {{ $json.report }}',
 		description:
 			'URL of a private file held by the service, e.g. an uploaded document or a report URL from Transaction → Get Status',
 		displayOptions: { show: { resource: ['file'], operation: operations } },

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { SIGNED_URL_LIFETIME_MINUTES, VERIFICATION_API } from '../../shared/constants';
 import { handleResponse } from '../../shared/routing';
 import { serviceRequest } from '../../shared/transport';
@@ -23,11 +24,15 @@ async function fetchDownloadToken(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const envelope = await serviceRequest.call(this, 'Get Signed URL (download token step)', {
-		method: 'POST',
-		path: DOWNLOAD_FILE_PATH,
-		body: { url: readUrl(this), getDownloadToken: true },
-	});
+	const envelope = await serviceRequest.call(
+		this,
+		`${ACTIONS.fileGetSignedUrl} (download token step)`,
+		{
+			method: 'POST',
+			path: DOWNLOAD_FILE_PATH,
+			body: { url: readUrl(this), getDownloadToken: true },
+		},
+	);
 	const token = (envelope.data as IDataObject | undefined)?.downloadToken;
 	requestOptions.qs = { ...(requestOptions.qs ?? {}), token: token as string };
 	return requestOptions;
@@ -38,7 +43,7 @@ export const fileGetDownloadTokenRouting = {
 	send: { preSend: [buildTokenRequest] },
 	output: {
 		postReceive: [
-			handleResponse('Get Download Token', function (data) {
+			handleResponse(ACTIONS.fileGetDownloadToken, function (data) {
 				return { url: readUrl(this), downloadToken: data.downloadToken };
 			}),
 		],
@@ -50,7 +55,7 @@ export const fileGetSignedUrlRouting = {
 	send: { preSend: [fetchDownloadToken] },
 	output: {
 		postReceive: [
-			handleResponse('Get Signed URL', function (data) {
+			handleResponse(ACTIONS.fileGetSignedUrl, function (data) {
 				const expiresAt = new Date(Date.now() + SIGNED_URL_LIFETIME_MINUTES * 60_000);
 				return {
 					url: readUrl(this),

@@ -1,5 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { FILE_CATEGORIES, UTILITY_API } from '../../shared/constants';
 import { handleResponse } from '../../shared/routing';
 import { invalidParameter, requireOneOf, requireText } from '../../shared/validation';
@@ -14,6 +15,7 @@ export const fileUploadDescription: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'The name of the input binary field holding the file (PDF or image)',
+		description: 'Binary field of the input item that holds the document to upload, usually data',
 		displayOptions: { show: showOnlyForUpload },
 	},
 	{
@@ -73,7 +75,7 @@ export const fileUploadRouting = {
 	send: { preSend: [buildUploadRequest] },
 	output: {
 		postReceive: [
-			handleResponse('Upload File', function (data) {
+			handleResponse(ACTIONS.fileUpload, function (data) {
 				const binary =
 					this.getInputData().binary?.[String(this.getNodeParameter('binaryPropertyName')).trim()];
 				return {

@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { FORM_VERIFICATION_NAMES, VERIFICATION_API } from '../../shared/constants';
 import { toUnixSeconds } from '../../shared/dates';
-import { envelopeData, handleResponse } from '../../shared/routing';
+import { handleResponse } from '../../shared/routing';
 import {
 	describe,
 	invalidParameter,
@@ -25,7 +26,8 @@ export const formCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'Engineering hires 2026',
+		placeholder: 'e.g. Engineering hires 2026',
+		description: 'The form’s name, shown to candidates',
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
@@ -40,44 +42,30 @@ export const formCreateDescription: INodeProperties[] = [
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
-		displayName: 'Verifications',
-		name: 'verifications',
-		type: 'fixedCollection',
+		displayName: 'Checks',
+		name: 'checks',
+		type: 'multiOptions',
 		required: true,
-		default: {},
-		placeholder: 'Add Check',
-		typeOptions: { multipleValues: true, sortable: true },
+		default: [],
+		options: [...FORM_VERIFICATION_NAMES],
 		description: 'The checks every candidate of this form goes through',
 		displayOptions: { show: showOnlyForFormCreate },
-		options: [
-			{
-				displayName: 'Check',
-				name: 'checks',
-				values: [
-					{
-						displayName: 'Check Name',
-						name: 'name',
-						type: 'options',
-						default: 'bgv-employment',
-						options: [...FORM_VERIFICATION_NAMES],
-					},
-					{
-						displayName: 'Skip Allowed',
-						name: 'skipAllowed',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the candidate may skip this check',
-					},
-				],
-			},
-		],
+	},
+	{
+		displayName: 'Checks the Candidate May Skip',
+		name: 'skippableChecks',
+		type: 'multiOptions',
+		default: [],
+		options: [...FORM_VERIFICATION_NAMES],
+		description: 'Checks of the list above that the candidate may skip; the others are mandatory',
+		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
 		displayName: 'User Payment Required',
 		name: 'userPaymentRequired',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the candidate pays for the checks',
+		description: 'Whether the candidate pays for the checks instead of your organisation',
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
@@ -89,7 +77,7 @@ export const formCreateDescription: INodeProperties[] = [
 			{ name: 'Private', value: 'private' },
 			{ name: 'Public', value: 'public' },
 		],
-		description: 'Sharing visibility of the form',
+		description: 'Whether the form can be shared publicly or only with candidates you add',
 		displayOptions: { show: showOnlyForFormCreate },
 	},
 	{
@@ -106,38 +94,50 @@ export const formCreateDescription: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'When the form expires. Sent as a Unix timestamp; a date without a time zone is read in the workflow time zone.',
+					'When the form expires. Sent as a Unix timestamp; a date without a time zone is read in the workflow time zone. The output has it as expiry (Unix seconds) and expiryDate (ISO).',
 			},
 		],
 	},
 ];
 
-interface CheckParameter {
-	name?: unknown;
-	skipAllowed?: unknown;
+function readCheckList(
+	context: IExecuteSingleFunctions,
+	parameterName: string,
+	displayName: string,
+) {
+	const value = context.getNodeParameter(parameterName, []) as unknown;
+	const list = typeof value === 'string' ? value.split(',').map((name) => name.trim()) : value;
+	if (!Array.isArray(list)) {
+		throw invalidParameter(
+			context,
+			displayName,
+			`expected a list of checks, got ${describe(value)}`,
+		);
+	}
+	const allowed = FORM_VERIFICATION_NAMES.map(({ value: name }) => name);
+	return list
+		.filter((name) => name !== '')
+		.map((name, index) => requireOneOf(context, `${displayName} → ${index + 1}`, name, allowed));
 }
 
 async function buildFormBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const checks = (this.getNodeParameter('verifications.checks', []) as CheckParameter[]) ?? [];
-	if (!Array.isArray(checks) || checks.length === 0) {
-		throw invalidParameter(this, 'Verifications', 'add at least one check');
+	const checks = readCheckList(this, 'checks', 'Checks');
+	if (checks.length === 0) throw invalidParameter(this, 'Checks', 'choose at least one check');
+	const skippable = readCheckList(this, 'skippableChecks', 'Checks the Candidate May Skip');
+	const notInForm = skippable.filter((name) => !checks.includes(name));
+	if (notInForm.length > 0) {
+		throw invalidParameter(
+			this,
+			'Checks the Candidate May Skip',
+			`${notInForm.join(', ')} is not one of the form's checks`,
+		);
 	}
-	const allowedNames = FORM_VERIFICATION_NAMES.map(({ value }) => value);
-	const verifications = checks.map((check, index) => ({
-		name: requireOneOf(
-			this,
-			`Verifications → Check ${index + 1} → Check Name`,
-			check.name,
-			allowedNames,
-		),
-		skipAllowed: requireBoolean(
-			this,
-			`Verifications → Check ${index + 1} → Skip Allowed`,
-			check.skipAllowed ?? false,
-		),
+	const verifications = [...new Set(checks)].map((name) => ({
+		name,
+		skipAllowed: skippable.includes(name),
 	}));
 
 	const body: IDataObject = {
@@ -174,5 +174,13 @@ async function buildFormBody(
 export const formCreateRouting = {
 	request: { method: 'POST' as const, url: `${VERIFICATION_API}/ekyc-forms` },
 	send: { preSend: [buildFormBody] },
-	output: { postReceive: [handleResponse('Create Form', envelopeData)] },
+	output: {
+		postReceive: [
+			handleResponse(ACTIONS.formCreate, (data) =>
+				typeof data.expiry === 'number'
+					? { ...data, expiryDate: new Date(data.expiry * 1000).toISOString() }
+					: data,
+			),
+		],
+	},
 };

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { operationSelector } from '../../shared/descriptions';
 import { formCreateDescription, formCreateRouting } from './create';
 
@@ -8,8 +9,9 @@ export const formDescription: INodeProperties[] = [
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a form',
-			description: 'Create a reusable form listing the checks candidates go through',
+			action: ACTIONS.formCreate,
+			description:
+				'Create a form at the service: a reusable list of the checks its candidates go through',
 			routing: formCreateRouting,
 		},
 	]),

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { GENDERS, VERIFICATION_API } from '../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../shared/dates';
 import { handleResponse } from '../../shared/routing';
@@ -26,7 +27,7 @@ export const profileCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '65f1c0ffee0000000000abcd',
+		placeholder: 'e.g. 65f1c0ffee0000000000abcd',
 		description: 'The _ID of the form the candidate is added to (output of Form → Create)',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
@@ -36,8 +37,8 @@ export const profileCreateDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'Asha Verma',
-		description: 'Full name',
+		placeholder: 'e.g. Asha Verma',
+		description: 'The candidate’s full name',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
 	{
@@ -47,6 +48,7 @@ export const profileCreateDescription: INodeProperties[] = [
 		required: true,
 		default: 'Female',
 		options: GENDERS.map((gender) => ({ name: gender, value: gender })),
+		description: 'The candidate’s gender as the service records it: Male, Female or Other',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
 	{
@@ -62,7 +64,7 @@ export const profileCreateDescription: INodeProperties[] = [
 				name: 'dob',
 				type: 'string',
 				default: '',
-				placeholder: '17-05-1994',
+				placeholder: 'e.g. 17-05-1994',
 				description:
 					'DD-MM-YYYY, an ISO date (1994-05-17) or a date from an expression. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
 			},
@@ -70,21 +72,24 @@ export const profileCreateDescription: INodeProperties[] = [
 				displayName: 'Email',
 				name: 'email',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. name@email.com',
 				default: '',
+				description: 'The candidate’s email address',
 			},
 			{
 				displayName: 'Father’s Name',
 				name: 'fatherName',
 				type: 'string',
 				default: '',
+				placeholder: 'e.g. Rakesh Verma',
+				description: 'The candidate’s father’s name; needs the Date of Birth too',
 			},
 			{
 				displayName: 'Mobile',
 				name: 'mobile',
 				type: 'string',
 				default: '',
-				placeholder: '+919876543210',
+				placeholder: 'e.g. +919876543210',
 				description: 'Mobile number including the country code',
 			},
 			{
@@ -92,6 +97,8 @@ export const profileCreateDescription: INodeProperties[] = [
 				name: 'profession',
 				type: 'string',
 				default: '',
+				placeholder: 'e.g. Software Engineer',
+				description: 'The candidate’s profession or job title',
 			},
 		],
 	},
@@ -163,7 +170,7 @@ export const profileCreateRouting = {
 	send: { preSend: [buildCandidateBody] },
 	output: {
 		postReceive: [
-			handleResponse('Create Profile', function (data) {
+			handleResponse(ACTIONS.profileCreate, function (data) {
 				return {
 					transactionId: data.transactionId,
 					formId: String(this.getNodeParameter('formId')).trim(),

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { operationSelector } from '../../shared/descriptions';
 import { profileCreateDescription, profileCreateRouting } from './create';
 
@@ -8,8 +9,9 @@ export const profileDescription: INodeProperties[] = [
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Add a candidate to a form',
-			description: 'Add a candidate to a form; returns the transaction ID used for submissions',
+			action: ACTIONS.profileCreate,
+			description:
+				'Create a candidate on a form at the service; returns the transaction ID that submissions and status reads use',
 			routing: profileCreateRouting,
 		},
 	]),

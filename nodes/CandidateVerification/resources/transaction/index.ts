@@ -1,8 +1,11 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import {
 	CREDENTIAL_TYPE,
-	SUBMISSION_VERIFICATION_NAMES,
+	FORM_VERIFICATION_NAMES,
+	SUBMITTABLE_CHECKS,
+	TRANSACTION_STATUS_PATH,
 	VERIFICATION_API,
 } from '../../shared/constants';
 import { operationSelector } from '../../shared/descriptions';
@@ -37,7 +40,7 @@ async function buildStatusQuery(
 			this,
 			'Check',
 			this.getNodeParameter('verificationName', ''),
-			SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value),
+			SUBMITTABLE_CHECKS,
 		);
 		requestOptions.url = `${VERIFICATION_API}/transactions/${encodeURIComponent(check)}/info`;
 	}
@@ -50,25 +53,25 @@ export const transactionDescription: INodeProperties[] = [
 		{
 			name: 'Get Status',
 			value: 'getStatus',
-			action: 'Get the status of a transaction',
+			action: ACTIONS.transactionGetStatus,
 			description:
-				'Overall state, each check’s state and the report URL of a candidate (from the provider public documentation)',
+				'Read a candidate’s overall state, each check’s state, the candidate details and the report URL (changes nothing)',
 			routing: {
-				request: { method: 'GET', url: `${VERIFICATION_API}/transactions/info` },
+				request: { method: 'GET', url: TRANSACTION_STATUS_PATH },
 				send: { preSend: [buildStatusQuery] },
-				output: { postReceive: [handleResponse('Get Transaction Status', envelopeData)] },
+				output: { postReceive: [handleResponse(ACTIONS.transactionGetStatus, envelopeData)] },
 			},
 		},
 		{
 			name: 'Get Check Status',
 			value: 'getCheckStatus',
-			action: 'Get the status of one check',
+			action: ACTIONS.transactionGetCheckStatus,
 			description:
-				'State, request, response, documents and report URL of one check (from the provider public documentation)',
+				'Read one check’s state, note, request, response, documents and report URL (changes nothing)',
 			routing: {
 				request: { method: 'GET' },
 				send: { preSend: [buildStatusQuery] },
-				output: { postReceive: [handleResponse('Get Check Status', envelopeData)] },
+				output: { postReceive: [handleResponse(ACTIONS.transactionGetCheckStatus, envelopeData)] },
 			},
 		},
 	]),
@@ -78,7 +81,8 @@ export const transactionDescription: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'Output of Profile → Create',
+		placeholder: 'e.g. TXN1a2b3c4d',
+		description: 'The candidate’s transaction ID, returned by Profile → Create',
 		displayOptions: showFor(['getStatus', 'getCheckStatus']),
 	},
 	{
@@ -86,7 +90,8 @@ export const transactionDescription: INodeProperties[] = [
 		name: 'verificationName',
 		type: 'options',
 		default: 'bgv-employment',
-		options: [...SUBMISSION_VERIFICATION_NAMES],
+		options: [...FORM_VERIFICATION_NAMES],
+		description: 'The check to read, one of the checks of the candidate’s form',
 		displayOptions: showFor(['getCheckStatus']),
 	},
 	{
@@ -94,7 +99,9 @@ export const transactionDescription: INodeProperties[] = [
 		name: 'orgId',
 		type: 'string',
 		default: '',
-		description: 'Leave empty to use the Organisation ID of the credential',
+		placeholder: 'e.g. 64f1c2a9e4b0a1b2c3d4e5f6',
+		description:
+			'Your organisation’s ID at the service. Leave empty to use the one of the credential.',
 		displayOptions: showFor(['getStatus', 'getCheckStatus']),
 	},
 ];

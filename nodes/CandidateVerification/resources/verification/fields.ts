@@ -1,17 +1,32 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
+	FORM_VERIFICATION_NAMES,
 	POLICE_CLEARANCE_CERTIFICATE,
-	SUBMISSION_VERIFICATION_NAMES,
+	POLICE_VERIFICATION,
 } from '../../shared/constants';
+import { dataExample } from './examples';
 
-/** Checks whose `data` the contract specifies; every other check takes `data` as JSON. */
+const POLICE_CHECKS = [POLICE_VERIFICATION, POLICE_CLEARANCE_CERTIFICATE];
+/** Education checks: bgv-twelfth from the provider's public documentation, bgv-tenth presumed alike. */
+export const EDUCATION_LEVELS: Record<string, string> = {
+	'bgv-tenth': 'TENTH_STD',
+	'bgv-twelfth': 'TWELFTH_STD',
+};
+const EDUCATION_CHECKS = Object.keys(EDUCATION_LEVELS);
+
+/** Checks with typed fields; every other check takes `data` as JSON. */
 export const TYPED_CHECKS = [
 	'bgv-employment',
 	'bgv-cibil',
 	'bgv-criminal',
-	POLICE_CLEARANCE_CERTIFICATE,
-] as const;
+	...POLICE_CHECKS,
+	...EDUCATION_CHECKS,
+];
+
+export const JSON_CHECKS = FORM_VERIFICATION_NAMES.map(({ value }) => value).filter(
+	(check) => !TYPED_CHECKS.includes(check),
+);
 
 export const ADDRESS_FIELDS = [
 	{ name: 'line1', displayName: 'Address Line 1' },
@@ -63,7 +78,9 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'Identifies the candidate; output of Profile → Create',
+		placeholder: 'e.g. TXN1a2b3c4d',
+		description:
+			'The candidate’s transaction ID, returned by Profile → Create (e.g. its transactionId output field)',
 		displayOptions: { show: { resource: ['verification'], operation: ['submit'] } },
 	},
 	{
@@ -72,9 +89,9 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'options',
 		required: true,
 		default: 'bgv-employment',
-		options: [...SUBMISSION_VERIFICATION_NAMES],
+		options: [...FORM_VERIFICATION_NAMES],
 		description:
-			'The check to submit data for. Employment, credit, criminal and police clearance checks have typed fields; every other check takes its data as JSON.',
+			'The check to submit data for, one of the checks of the candidate’s form. Employment, credit, criminal, police, 10th and 12th education have typed fields; every other check takes its data as JSON.',
 		displayOptions: { show: { resource: ['verification'], operation: ['submit'] } },
 	},
 	{
@@ -88,7 +105,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 			{ name: 'Appointment Letter', value: 'appointmentletter' },
 			{ name: 'Experience Letter', value: 'experienceletter' },
 		],
-		description: 'Also used as the document label',
+		description: 'Which document proves the employment; also sent as the document label',
 		displayOptions: showFor(['bgv-employment']),
 	},
 	{
@@ -97,7 +114,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'The candidate name as written in the document',
+		placeholder: 'e.g. Asha Verma',
+		description: 'The candidate’s name exactly as the employer’s document writes it',
 		displayOptions: showFor(['bgv-employment']),
 	},
 	{
@@ -106,6 +124,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. Acme Technologies Pvt Ltd',
+		description: 'The employer as named in the document',
 		displayOptions: showFor(['bgv-employment']),
 	},
 	{
@@ -114,7 +134,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '2021-04-01',
+		placeholder: 'e.g. 2021-04-01',
 		description: 'Sent as YYYY-MM-DD; DD-MM-YYYY and date expressions are converted',
 		displayOptions: showFor(['bgv-employment']),
 	},
@@ -124,7 +144,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '2024-03-31',
+		placeholder: 'e.g. 2024-03-31',
 		description: 'Sent as YYYY-MM-DD; DD-MM-YYYY and date expressions are converted',
 		displayOptions: showFor(['bgv-employment']),
 	},
@@ -134,7 +154,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'ABCDE1234F',
+		placeholder: 'e.g. ABCDE1234F',
+		description: 'The candidate’s PAN (permanent account number), ten characters',
 		displayOptions: showFor(['bgv-cibil']),
 	},
 	{
@@ -143,9 +164,10 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. {{ $json.fileUrl }}',
 		description:
-			'URL of the uploaded document (employment document, or the PAN document for a credit check), e.g. the fileUrl field that File → Upload outputs',
-		displayOptions: showFor(['bgv-employment', 'bgv-cibil']),
+			'URL of the uploaded document (the employment document, the PAN document for a credit check, the marksheet for an education check), as File → Upload returns it',
+		displayOptions: showFor(['bgv-employment', 'bgv-cibil', ...EDUCATION_CHECKS]),
 	},
 	addressField('currentAddress', 'Current Address', ['bgv-criminal']),
 	addressField('permanentAddress', 'Permanent Address', ['bgv-cibil', 'bgv-criminal']),
@@ -155,20 +177,112 @@ export const verificationSubmitFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'URL of the uploaded police clearance certificate',
-		displayOptions: showFor([POLICE_CLEARANCE_CERTIFICATE]),
+		placeholder: 'e.g. {{ $json.fileUrl }}',
+		description: `URL of the uploaded police clearance certificate, as File → Upload returns it. Sent with the check name ${POLICE_CLEARANCE_CERTIFICATE}.`,
+		displayOptions: showFor(POLICE_CHECKS),
 	},
+	...educationFields(),
 	{
-		displayName: 'Data (JSON)',
-		name: 'data',
-		type: 'json',
-		required: true,
-		default: '{}',
-		description:
-			'The check’s data object exactly as the service expects it. Its shape for this check is not part of the contract this node was built from.',
-		displayOptions: {
-			show: { resource: ['verification'], operation: ['submit'] },
-			hide: { verificationName: [...TYPED_CHECKS] },
-		},
+		displayName:
+			'The contract does not give this check’s data: enter the object the provider documents. The placeholder shows a presumed example.',
+		name: 'jsonDataNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: showFor(JSON_CHECKS),
 	},
+	// One Data field per check so that each shows its own example.
+	...JSON_CHECKS.map(
+		(check): INodeProperties => ({
+			displayName: 'Data (JSON)',
+			name: 'data',
+			type: 'json',
+			required: true,
+			default: '',
+			placeholder: dataExample(check),
+			description:
+				'The check’s data object, sent unchanged as "data". Map values from earlier nodes with expressions.',
+			displayOptions: showFor([check]),
+		}),
+	),
 ];
+
+function educationFields(): INodeProperties[] {
+	const displayOptions = showFor(EDUCATION_CHECKS);
+	return [
+		{
+			displayName:
+				'Fields from the provider’s public documentation for 12th Education; 10th Education is presumed to take the same fields.',
+			name: 'educationNotice',
+			type: 'notice',
+			default: '',
+			displayOptions,
+		},
+		{
+			displayName: 'Name as per Document',
+			name: 'nameAsPerDocument',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Asha Verma',
+			description: 'The candidate’s name exactly as the marksheet or certificate writes it',
+			displayOptions,
+		},
+		{
+			displayName: 'Name of Institute',
+			name: 'nameOfInstitute',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Kendriya Vidyalaya, Pune',
+			displayOptions,
+			description: 'The school as named in the document',
+		},
+		{
+			displayName: 'Registration Number',
+			name: 'registrationNumber',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 2012/0456789',
+			description: 'Roll or registration number printed on the document',
+			displayOptions,
+		},
+		{
+			displayName: 'Year of Passing',
+			name: 'yearOfPassing',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2012',
+			description: 'Give the year of passing or the issue date (at least one)',
+			displayOptions,
+		},
+		{
+			displayName: 'Issue Date',
+			name: 'issueDate',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2012-05-28',
+			description:
+				'Issue date of the document; sent as YYYY-MM-DD. Give it or the year of passing.',
+			displayOptions,
+		},
+		{
+			displayName: 'Name of Board',
+			name: 'nameOfBoard',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. CBSE',
+			description: 'Optional: the examination board',
+			displayOptions,
+		},
+		{
+			displayName: 'Document Label',
+			name: 'documentLabel',
+			type: 'string',
+			required: true,
+			default: 'marksheet',
+			description: 'Label of the document in the documentList sent to the service',
+			displayOptions,
+		},
+	];
+}

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { operationSelector } from '../../shared/descriptions';
 import { verificationSubmitFields } from './fields';
 import { verificationSubmitRouting } from './submit';
@@ -9,8 +10,9 @@ export const verificationDescription: INodeProperties[] = [
 		{
 			name: 'Submit',
 			value: 'submit',
-			action: 'Submit verification data for a candidate',
-			description: 'Submit the data of one check for a candidate (transaction)',
+			action: ACTIONS.verificationSubmit,
+			description:
+				'Submit the data of one check for a candidate; creates a submission at the service, which starts (and may bill) the check',
 			routing: verificationSubmitRouting,
 		},
 	]),

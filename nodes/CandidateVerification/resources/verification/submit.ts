@@ -1,15 +1,24 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import {
 	EMPLOYMENT_DOCUMENT_TYPES,
 	POLICE_CLEARANCE_CERTIFICATE,
-	SUBMISSION_VERIFICATION_NAMES,
+	POLICE_VERIFICATION,
+	SUBMITTABLE_CHECKS,
+	submissionName,
 	VERIFICATION_API,
 } from '../../shared/constants';
 import { formatYearMonthDay, toCalendarDate } from '../../shared/dates';
 import { handleResponse } from '../../shared/routing';
-import { describe, invalidParameter, requireOneOf, requireText } from '../../shared/validation';
-import { ADDRESS_FIELDS } from './fields';
+import {
+	describe,
+	invalidParameter,
+	optionalText,
+	requireOneOf,
+	requireText,
+} from '../../shared/validation';
+import { ADDRESS_FIELDS, EDUCATION_LEVELS } from './fields';
 
 type DataBuilder = (context: IExecuteSingleFunctions) => IDataObject;
 
@@ -85,8 +94,52 @@ const buildPoliceClearanceData: DataBuilder = (context) => ({
 	fileUrl: requireText(context, 'fileUrl', 'Certificate File URL'),
 });
 
+const buildEducationData: DataBuilder = (context) => {
+	const check = context.getNodeParameter('verificationName', '') as string;
+	const data: IDataObject = {
+		level: EDUCATION_LEVELS[check],
+		nameAsPerDocument: requireText(context, 'nameAsPerDocument', 'Name as per Document'),
+		nameOfInstitute: requireText(context, 'nameOfInstitute', 'Name of Institute'),
+		registrationNumber: requireText(context, 'registrationNumber', 'Registration Number'),
+	};
+	const board = optionalText(context, 'Name of Board', context.getNodeParameter('nameOfBoard', ''));
+	if (board) data.nameOfBoard = board;
+	const year = optionalText(
+		context,
+		'Year of Passing',
+		context.getNodeParameter('yearOfPassing', ''),
+	);
+	if (year !== undefined && !/^\d{4}$/.test(year)) {
+		throw invalidParameter(
+			context,
+			'Year of Passing',
+			`"${year}" is not a year`,
+			'Use four digits, e.g. 2012.',
+		);
+	}
+	if (year) data.yearOfPassing = year;
+	if (optionalText(context, 'Issue Date', context.getNodeParameter('issueDate', ''))) {
+		data.issueDate = readDate(context, 'issueDate', 'Issue Date');
+	}
+	if (!data.yearOfPassing && !data.issueDate) {
+		throw invalidParameter(
+			context,
+			'Year of Passing',
+			'give the year of passing or the issue date',
+		);
+	}
+	data.documentList = [
+		{
+			label: requireText(context, 'documentLabel', 'Document Label'),
+			url: requireText(context, 'documentUrl', 'Document URL'),
+		},
+	];
+	return data;
+};
+
 const buildJsonData: DataBuilder = (context) => {
-	let data = context.getNodeParameter('data', '{}') as unknown;
+	let data = context.getNodeParameter('data', '') as unknown;
+	if (data === '') data = {};
 	if (typeof data === 'string') {
 		try {
 			data = JSON.parse(data) as unknown;
@@ -115,7 +168,9 @@ const DATA_BUILDERS: Record<string, DataBuilder> = {
 	'bgv-employment': buildEmploymentData,
 	'bgv-cibil': buildCreditData,
 	'bgv-criminal': buildCriminalData,
+	[POLICE_VERIFICATION]: buildPoliceClearanceData,
 	[POLICE_CLEARANCE_CERTIFICATE]: buildPoliceClearanceData,
+	...Object.fromEntries(Object.keys(EDUCATION_LEVELS).map((check) => [check, buildEducationData])),
 };
 
 function readCheck(context: IExecuteSingleFunctions): string {
@@ -123,7 +178,7 @@ function readCheck(context: IExecuteSingleFunctions): string {
 		context,
 		'Check',
 		context.getNodeParameter('verificationName', ''),
-		SUBMISSION_VERIFICATION_NAMES.map(({ value }) => value),
+		SUBMITTABLE_CHECKS,
 	);
 }
 
@@ -132,9 +187,13 @@ async function buildSubmissionBody(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const transactionId = requireText(this, 'transactionId', 'Transaction ID');
-	const verificationName = readCheck(this);
-	const buildData = DATA_BUILDERS[verificationName] ?? buildJsonData;
-	requestOptions.body = { data: buildData(this), verificationName, transactionId };
+	const check = readCheck(this);
+	const buildData = DATA_BUILDERS[check] ?? buildJsonData;
+	requestOptions.body = {
+		data: buildData(this),
+		verificationName: submissionName(check),
+		transactionId,
+	};
 	return requestOptions;
 }
 
@@ -144,10 +203,10 @@ export const verificationSubmitRouting = {
 	output: {
 		postReceive: [
 			// The service answers without data: give the next node what it needs to chain on.
-			handleResponse('Submit Verification', function () {
+			handleResponse(ACTIONS.verificationSubmit, function () {
 				return {
 					transactionId: String(this.getNodeParameter('transactionId')).trim(),
-					verificationName: this.getNodeParameter('verificationName') as string,
+					verificationName: submissionName(this.getNodeParameter('verificationName') as string),
 					submitted: true,
 				};
 			}),

@@ -1,3 +1,4 @@
+import { ACTIONS } from '../../shared/actions';
 import { VERIFICATION_API } from '../../shared/constants';
 import { handleResponse } from '../../shared/routing';
 import { buildWebhookConfigBody, webhookConfigOutput } from './fields';
@@ -7,7 +8,7 @@ export const webhookConfigCreateRouting = {
 	send: { preSend: [buildWebhookConfigBody] },
 	output: {
 		postReceive: [
-			handleResponse('Create Webhook Configuration', function (data) {
+			handleResponse(ACTIONS.webhookConfigCreate, function (data) {
 				return webhookConfigOutput.call(this, data.id);
 			}),
 		],

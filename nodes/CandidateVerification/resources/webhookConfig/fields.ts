@@ -16,7 +16,7 @@ export function webhookConfigFields(operations: string[]): INodeProperties[] {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://n8n.example.com/webhook/…',
+			placeholder: 'e.g. https://n8n.example.com/webhook/…',
 			description: 'URL the service posts notifications to',
 			displayOptions,
 		},
@@ -36,6 +36,8 @@ export function webhookConfigFields(operations: string[]): INodeProperties[] {
 			name: 'description',
 			type: 'string',
 			default: '',
+			placeholder: 'e.g. Hiring workflow notifications',
+			description: 'A note kept with the configuration at the service',
 			displayOptions,
 		},
 	];

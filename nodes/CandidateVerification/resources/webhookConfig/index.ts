@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { operationSelector } from '../../shared/descriptions';
 import { webhookConfigCreateRouting } from './create';
 import { webhookConfigFields } from './fields';
@@ -10,15 +11,17 @@ export const webhookConfigDescription: INodeProperties[] = [
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a webhook configuration',
-			description: 'Register an endpoint for verification notifications',
+			action: ACTIONS.webhookConfigCreate,
+			description:
+				'Create a webhook configuration at the service: it will post verification notifications to the endpoint',
 			routing: webhookConfigCreateRouting,
 		},
 		{
 			name: 'Update',
 			value: 'update',
-			action: 'Update a webhook configuration',
-			description: 'Change the endpoint, secret or description of a configuration',
+			action: ACTIONS.webhookConfigUpdate,
+			description:
+				'Repoint an existing webhook configuration: replaces its endpoint, secret and description',
 			routing: webhookConfigUpdateRouting,
 		},
 	]),

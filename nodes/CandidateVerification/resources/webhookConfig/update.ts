@@ -1,5 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+import { ACTIONS } from '../../shared/actions';
 import { VERIFICATION_API } from '../../shared/constants';
 import { handleResponse } from '../../shared/routing';
 import { requireText } from '../../shared/validation';
@@ -31,7 +32,7 @@ export const webhookConfigUpdateRouting = {
 	send: { preSend: [setConfigUrl, buildWebhookConfigBody] },
 	output: {
 		postReceive: [
-			handleResponse('Update Webhook Configuration', function () {
+			handleResponse(ACTIONS.webhookConfigUpdate, function () {
 				return webhookConfigOutput.call(this, String(this.getNodeParameter('configId')).trim());
 			}),
 		],

@@ -1,58 +1,18 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { randomBytes } from 'node:crypto';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { VERIFICATION_API } from '../CandidateVerification/shared/constants';
-import { serviceRequest } from '../CandidateVerification/shared/transport';
-
-/**
- * Which webhook URL a registration belongs to. The production URL (active workflow) and the test
- * URL ("Listen for test event") get separate configurations at the service and separate
- * static-data slots, so a test listen never redirects the configuration of an active workflow.
- */
-type RegistrationKind = 'production' | 'test';
-
-interface Registration {
-	configurationId: string;
-	/** The n8n URL the configuration was last pointed at. */
-	webhookUrl: string;
-	/** Present only while the registration is live; deactivation forgets it. */
-	secret?: string;
-}
+import { VERIFICATION_API } from '../../CandidateVerification/shared/constants';
+import { serviceRequest } from '../../CandidateVerification/shared/transport';
+import { readRegistration, writeRegistration, type RegistrationKind } from './registration';
 
 const WEBHOOK_CONFIG_PATH = `${VERIFICATION_API}/webhook-config`;
 const SECRET_BYTES = 32;
-/** The service sends the configured apiKey in both headers; both must carry the secret. */
-const SECRET_HEADERS = ['x-api-key', 'x-webhook-key'] as const;
-const HIDDEN_HEADERS = new Set<string>([
-	...SECRET_HEADERS,
-	'authorization',
-	'proxy-authorization',
-	'cookie',
-]);
 /** Path segment of n8n's default test webhook endpoint (N8N_ENDPOINT_WEBHOOK_TEST). */
 const TEST_URL_SEGMENT = '/webhook-test/';
 
 function generateSecret(): string {
 	return randomBytes(SECRET_BYTES).toString('hex');
-}
-
-function readRegistration(data: IDataObject, kind: RegistrationKind): Registration | undefined {
-	const slot = data[kind];
-	if (typeof slot !== 'object' || slot === null || Array.isArray(slot)) return undefined;
-	const { configurationId, webhookUrl, secret } = slot as IDataObject;
-	if (typeof configurationId !== 'string' || configurationId === '') return undefined;
-	return {
-		configurationId,
-		webhookUrl: typeof webhookUrl === 'string' ? webhookUrl : '',
-		secret: typeof secret === 'string' && secret !== '' ? secret : undefined,
-	};
-}
-
-// The slot is replaced as a whole: n8n only notices static-data changes made at this level.
-function writeRegistration(data: IDataObject, kind: RegistrationKind, registration: Registration) {
-	const { secret, ...kept } = registration;
-	data[kind] = secret === undefined ? { ...kept } : { ...kept, secret };
 }
 
 function currentWebhookUrl(this: IHookFunctions): string {
@@ -245,77 +205,4 @@ export async function unregister(this: IHookFunctions): Promise<boolean> {
 		);
 	}
 	return true;
-}
-
-function webhookKind(this: IWebhookFunctions): RegistrationKind {
-	// Test-URL calls run as manual executions; production calls run in mode 'webhook'.
-	return this.getMode() === 'manual' ? 'test' : 'production';
-}
-
-function matchesSecret(received: string | string[] | undefined, expected: Buffer): boolean {
-	if (typeof received !== 'string') return false;
-	const candidate = Buffer.from(received, 'utf8');
-	// timingSafeEqual needs equal lengths; the length of a random secret is no secret.
-	return candidate.length === expected.length && timingSafeEqual(candidate, expected);
-}
-
-/** True when both secret headers carry the secret of the live registration. */
-export function isAuthentic(this: IWebhookFunctions): boolean {
-	const data = this.getWorkflowStaticData('node');
-	const secret = readRegistration(data, webhookKind.call(this))?.secret;
-	if (secret === undefined) return false;
-	const expected = Buffer.from(secret, 'utf8');
-	const headers = this.getHeaderData();
-	const results = SECRET_HEADERS.map((name) => matchesSecret(headers[name], expected));
-	return results.every(Boolean);
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return (
-		typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
-	);
-}
-
-async function rawBodyText(this: IWebhookFunctions, parsedBody: unknown): Promise<string> {
-	const request = this.getRequestObject();
-	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
-		await request.readRawBody();
-	}
-	const raw: unknown = request.rawBody;
-	if (Buffer.isBuffer(raw)) return raw.toString(request.encoding ?? 'utf8');
-	if (typeof raw === 'string') return raw;
-	if (typeof parsedBody === 'string') return parsedBody;
-	if (parsedBody === undefined || parsedBody === null) return '';
-	if (isPlainObject(parsedBody) && Object.keys(parsedBody).length === 0) return '';
-	return JSON.stringify(parsedBody);
-}
-
-function visibleHeaders(this: IWebhookFunctions): IDataObject {
-	const headers: IDataObject = {};
-	for (const [name, value] of Object.entries(this.getHeaderData())) {
-		if (value === undefined || HIDDEN_HEADERS.has(name.toLowerCase())) continue;
-		headers[name] = value;
-	}
-	return headers;
-}
-
-/**
- * One item per notification: a JSON object body is passed through field by field; anything else
- * (empty, text, an array) is kept as text under rawBody. receivedAt and headers are set by the
- * node and take precedence over payload fields of the same name.
- */
-export async function notificationItem(
-	this: IWebhookFunctions,
-	includeHeaders: boolean,
-): Promise<IDataObject> {
-	const body: unknown = this.getBodyData();
-	const payload =
-		isPlainObject(body) && Object.keys(body).length > 0
-			? { ...body }
-			: { rawBody: await rawBodyText.call(this, body) };
-	return {
-		...payload,
-		receivedAt: new Date().toISOString(),
-		...(includeHeaders ? { headers: visibleHeaders.call(this) } : {}),
-	};
 }

@@ -1,0 +1,40 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { checkLabel, FORM_VERIFICATION_NAMES } from './constants';
+
+/** Operations whose subtitle names the chosen check instead of the resource. */
+const CHECK_OPERATIONS: Record<string, string> = {
+	'verification:submit': 'Submit',
+	'transaction:getCheckStatus': 'Check Status',
+};
+/** What the canvas calls a resource when its display name is long. */
+const SHORT_RESOURCE_NAMES: Record<string, string> = { profile: 'Candidate' };
+
+/**
+ * The canvas subtitle as an expression, e.g. "Create: Form", "Submit: Employment": the operation
+ * and resource as the panel names them, built from the node's own properties so they never drift.
+ */
+export function subtitleExpression(properties: INodeProperties[]): string {
+	const resources = properties.find((property) => property.name === 'resource')?.options ?? [];
+	const labels: Record<string, string> = {};
+	for (const resource of resources) {
+		if (!('value' in resource)) continue;
+		const selector = properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes(resource.value),
+		);
+		for (const operation of selector?.options ?? []) {
+			if (!('value' in operation)) continue;
+			const resourceLabel = SHORT_RESOURCE_NAMES[String(resource.value)] ?? resource.name;
+			labels[`${resource.value}:${operation.value}`] = `${operation.name}: ${resourceLabel}`;
+		}
+	}
+	const checks: Record<string, string> = {};
+	for (const { value } of FORM_VERIFICATION_NAMES) checks[value] = checkLabel(value);
+	// Flat objects only: a "}}" inside the expression would end it.
+	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
+	const prefixes = JSON.stringify(CHECK_OPERATIONS);
+	const check = `(${JSON.stringify(checks)}[$parameter["verificationName"]] || $parameter["verificationName"])`;
+	return `={{ ${prefixes}[${key}] ? ${prefixes}[${key}] + ": " + ${check} : ${JSON.stringify(labels)}[${key}] || ${key} }}`;
+}

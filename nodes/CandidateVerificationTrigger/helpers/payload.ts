@@ -1,0 +1,124 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { ACTIONS } from '../../CandidateVerification/shared/actions';
+import {
+	CREDENTIAL_TYPE,
+	submissionName,
+	TRANSACTION_STATUS_PATH,
+} from '../../CandidateVerification/shared/constants';
+import { serviceRequest } from '../../CandidateVerification/shared/transport';
+import { SECRET_HEADERS } from './authentication';
+
+const HIDDEN_HEADERS = new Set<string>([
+	...SECRET_HEADERS,
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+]);
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return (
+		typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
+	);
+}
+
+async function rawBodyText(this: IWebhookFunctions, parsedBody: unknown): Promise<string> {
+	const request = this.getRequestObject();
+	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	const raw: unknown = request.rawBody;
+	if (Buffer.isBuffer(raw)) return raw.toString(request.encoding ?? 'utf8');
+	if (typeof raw === 'string') return raw;
+	if (typeof parsedBody === 'string') return parsedBody;
+	if (parsedBody === undefined || parsedBody === null) return '';
+	if (isPlainObject(parsedBody) && Object.keys(parsedBody).length === 0) return '';
+	return JSON.stringify(parsedBody);
+}
+
+function visibleHeaders(this: IWebhookFunctions): IDataObject {
+	const headers: IDataObject = {};
+	for (const [name, value] of Object.entries(this.getHeaderData())) {
+		if (value === undefined || HIDDEN_HEADERS.has(name.toLowerCase())) continue;
+		headers[name] = value;
+	}
+	return headers;
+}
+
+/**
+ * One item per notification: a JSON object body is passed through field by field; anything else
+ * (empty, text, an array) is kept as text under rawBody. receivedAt and headers are set by the
+ * node and take precedence over payload fields of the same name.
+ */
+export async function notificationItem(
+	this: IWebhookFunctions,
+	includeHeaders: boolean,
+): Promise<IDataObject> {
+	const body: unknown = this.getBodyData();
+	const payload =
+		isPlainObject(body) && Object.keys(body).length > 0
+			? { ...body }
+			: { rawBody: await rawBodyText.call(this, body) };
+	return {
+		...payload,
+		receivedAt: new Date().toISOString(),
+		...(includeHeaders ? { headers: visibleHeaders.call(this) } : {}),
+	};
+}
+
+export interface NotificationFilters {
+	checks?: string[];
+	states?: string[];
+}
+
+/**
+ * True when the notification is one the user asked for. An empty filter lets everything through;
+ * a notification without the filtered field does not pass a set filter.
+ */
+export function passesFilters(item: IDataObject, filters: NotificationFilters): boolean {
+	const checks = (filters.checks ?? []).map(submissionName);
+	if (checks.length > 0) {
+		const check =
+			typeof item.verificationId === 'string' ? submissionName(item.verificationId) : '';
+		if (!checks.includes(check)) return false;
+	}
+	const states = filters.states ?? [];
+	if (states.length > 0 && !states.includes(String(item.newState ?? ''))) return false;
+	return true;
+}
+
+/**
+ * Adds the candidate's name, the overall state and the report URL, read with Transaction → Get
+ * Status's request. A failed read never loses the notification: the item carries the error instead.
+ */
+export async function addTransactionDetails(
+	this: IWebhookFunctions,
+	item: IDataObject,
+): Promise<IDataObject> {
+	try {
+		const transactionId = typeof item.transactionId === 'string' ? item.transactionId.trim() : '';
+		if (transactionId === '') throw new Error('the notification has no transactionId');
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		const orgId = String(credentials.orgId ?? '').trim();
+		if (orgId === '') throw new Error('set the Organisation ID in the credential');
+		const envelope = await serviceRequest.call(this, ACTIONS.transactionGetStatus, {
+			method: 'GET',
+			path: TRANSACTION_STATUS_PATH,
+			qs: { orgId, txnId: transactionId },
+		});
+		const transaction = envelope.data ?? {};
+		const candidate = (transaction.candidate ?? {}) as IDataObject;
+		return {
+			...item,
+			candidateName: candidate.name ?? null,
+			transactionState: transaction.state ?? null,
+			reportUrl: transaction.report ?? null,
+			transaction,
+		};
+	} catch (error) {
+		return {
+			...item,
+			transactionDetailsError: `Could not add the transaction's details: ${(error as Error).message}`,
+		};
+	}
+}

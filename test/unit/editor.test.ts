@@ -1,0 +1,153 @@
+import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import { ACTIONS } from '../../nodes/CandidateVerification/shared/actions';
+import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
+
+const { description } = new CandidateVerification();
+const properties = description.properties;
+
+function optionsOf(name: string, resource: string): INodePropertyOptions[] {
+	const property = properties.find(
+		(candidate) =>
+			candidate.name === name && candidate.displayOptions?.show?.resource?.includes(resource),
+	);
+	return (property?.options ?? []) as INodePropertyOptions[];
+}
+
+/** The canvas subtitle as n8n's expression engine renders it for these parameters. */
+function subtitleFor(parameters: Record<string, string>): unknown {
+	const node: INode = {
+		id: '1',
+		name: 'Candidate Verification',
+		type: ACTION_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		description.subtitle as string,
+		'internal',
+		{},
+	);
+}
+
+describe('Editor: what a no-code user sees', () => {
+	it('Check lists are sorted by label, short, without the slug, with one police choice', () => {
+		for (const [name, resource] of [
+			['verificationName', 'verification'],
+			['verificationName', 'transaction'],
+			['checks', 'form'],
+			['skippableChecks', 'form'],
+		]) {
+			const options = optionsOf(name, resource);
+			expect(options.length).toBe(29);
+			const labels = options.map((option) => option.name);
+			expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
+			for (const option of options) {
+				expect(option.name.length).toBeLessThanOrEqual(28);
+				expect(option.name).not.toContain(String(option.value));
+				expect(option.description).toContain(`Check name: ${String(option.value)}`);
+			}
+			expect(labels.filter((label) => /police/i.test(label))).toEqual(['Police Verification']);
+		}
+	});
+
+	it.each([
+		[
+			{ resource: 'verification', operation: 'submit', verificationName: 'bgv-employment' },
+			'Submit: Employment',
+		],
+		[
+			{
+				resource: 'verification',
+				operation: 'submit',
+				verificationName: 'bgv-police-verification',
+			},
+			'Submit: Police Verification',
+		],
+		[
+			{ resource: 'verification', operation: 'submit', verificationName: 'bgv-twelfth' },
+			'Submit: 12th Education',
+		],
+		[
+			{ resource: 'transaction', operation: 'getCheckStatus', verificationName: 'bgv-cibil' },
+			'Check Status: Credit (CIBIL)',
+		],
+		[{ resource: 'transaction', operation: 'getStatus' }, 'Get Status: Transaction'],
+		[{ resource: 'profile', operation: 'create' }, 'Create: Candidate'],
+		[{ resource: 'form', operation: 'create' }, 'Create: Form'],
+		[{ resource: 'purpose', operation: 'getAll' }, 'Get Many: Purpose'],
+		[{ resource: 'file', operation: 'download' }, 'Download: File'],
+		[{ resource: 'webhookConfig', operation: 'update' }, 'Update: Webhook Config'],
+	])('canvas subtitle for %j reads "%s"', (parameters, subtitle) => {
+		expect(subtitleFor(parameters)).toBe(subtitle);
+	});
+
+	it('every action is the one named constant its errors use, and says whether it changes anything', () => {
+		const operations = properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) => property.options as INodePropertyOptions[]);
+		expect(operations.map((operation) => operation.action).sort()).toEqual(
+			Object.values(ACTIONS).sort(),
+		);
+		for (const operation of operations) {
+			expect(operation.description?.length ?? 0).toBeGreaterThan(30);
+		}
+		const creating = operations.filter((operation) =>
+			/^(Create|Add|Submit|Upload|Update)/.test(operation.action ?? ''),
+		);
+		expect(creating).toHaveLength(6);
+		for (const operation of creating) {
+			expect(operation.description).toMatch(/creates?|create a|repoint|replaces|to the service/i);
+		}
+	});
+
+	it('every field has a description an agent can act on, and placeholders read "e.g. …"', () => {
+		const fields: INodeProperties[] = properties.flatMap((property) => [
+			property,
+			...((property.options ?? []) as INodeProperties[]).filter((option) => 'type' in option),
+		]);
+		const withoutDescription = fields
+			.filter((field) => !['notice', 'collection', 'fixedCollection'].includes(field.type))
+			.filter((field) => !['resource', 'operation'].includes(field.name))
+			.filter((field) => !/\S{3,}/.test(field.description ?? ''))
+			.map((field) => field.name);
+		const otherPlaceholders = fields
+			.filter((field) => !['collection', 'fixedCollection'].includes(field.type))
+			.filter((field) => field.placeholder && !field.placeholder.startsWith('e.g. '))
+			.map((field) => `${field.name}: ${field.placeholder}`);
+		expect({ withoutDescription, otherPlaceholders }).toEqual({
+			withoutDescription: [],
+			otherPlaceholders: [],
+		});
+	});
+
+	it('each JSON check shows a notice and its own example as the placeholder', () => {
+		const dataFields = properties.filter((property) => property.name === 'data');
+		const checks = dataFields.flatMap(
+			(field) => field.displayOptions?.show?.verificationName as string[],
+		);
+		expect(checks).toHaveLength(23);
+		expect(checks).not.toContain('bgv-twelfth');
+		const pan = dataFields.find((field) =>
+			field.displayOptions?.show?.verificationName?.includes('pan'),
+		);
+		expect(pan?.placeholder).toBe('e.g. {"pan":"ABCDE1234F"}');
+		for (const field of dataFields) {
+			expect(JSON.parse(String(field.placeholder).replace(/^e\.g\. /, ''))).toEqual(
+				expect.any(Object),
+			);
+		}
+		const notice = properties.find((property) => property.name === 'jsonDataNotice');
+		expect(notice?.displayOptions?.show?.verificationName).toEqual(checks);
+	});
+});
