@@ -80,7 +80,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. TXN1a2b3c4d',
 		description:
-			'The candidate’s transaction ID, returned by Profile → Create (e.g. {{ $json.transactionId }})',
+			'The candidate’s transaction ID, returned by Profile → Create (e.g. its transactionId output field)',
 		displayOptions: { show: { resource: ['verification'], operation: ['submit'] } },
 	},
 	{
