@@ -12,6 +12,7 @@ source test/counting.sh
 
 check build npm run --silent build
 check lint npm run --silent lint
+suite package-checks node scripts/check-package.js # n8n's scanner, the packed tarball, workflows
 check type-check-tests npx --no-install tsc -p tsconfig.test.json
 jest_suite unit-tests
 

@@ -86,11 +86,13 @@ cv_start_sandbox() {
 }
 
 # cv_start_n8n LOG: `n8n start` in its own process group (n8n and its task runner) with the
-# environment from cv_n8n_env; waits for readiness; sets CV_N8N_PID.
+# environment from cv_n8n_env; waits for readiness, then for the REST API (n8n 2.0 reports ready
+# before its REST routes answer); sets CV_N8N_PID.
 cv_start_n8n() {
 	setsid env PATH="$CV_NODE24_DIR/bin:$PATH" "$CV_N8N_DIR/node_modules/.bin/n8n" start >"$1" 2>&1 </dev/null &
 	CV_N8N_PID=$!
-	cv_wait_http "http://127.0.0.1:$N8N_PORT/healthz/readiness" 180 "$CV_N8N_PID"
+	cv_wait_http "http://127.0.0.1:$N8N_PORT/healthz/readiness" 180 "$CV_N8N_PID" &&
+		cv_wait_http "http://127.0.0.1:$N8N_PORT/rest/settings" 60 "$CV_N8N_PID"
 }
 
 # cv_stop PID [SECONDS]: stops the process group led by PID (TERM, then KILL after SECONDS).

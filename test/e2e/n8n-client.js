@@ -76,7 +76,13 @@ class N8nClient {
 
 	/** What the editor's "Execute workflow" button does. Returns the execution ID. */
 	async runManually(workflowId, triggerName) {
-		const data = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+		// n8n 2.0 runs the workflow the editor sends along; later releases read it from the database
+		// and ignore workflowData.
+		const workflowData = await this.rest('GET', `/workflows/${workflowId}`);
+		const data = await this.rest('POST', `/workflows/${workflowId}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
 		return data.executionId;
 	}
 

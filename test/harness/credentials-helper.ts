@@ -11,6 +11,7 @@ import type {
 
 import { CandidateVerificationApi } from '../../credentials/CandidateVerificationApi.credentials';
 
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 export const TEST_API_KEY = 'test-api-key-3f9c1a7e5b2d';
 export const TEST_BASE_URL = 'https://cv.test';
 

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { Container } from '@n8n/di';
 import { BinaryDataService, DirectoryLoader } from 'n8n-core';
 import type {
@@ -8,9 +9,11 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+/* eslint-enable @n8n/community-nodes/no-restricted-imports */
 
 import { BulkPost } from './bulk-post';
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';

@@ -19,6 +19,7 @@ export interface TestFile {
  * Stands in for a spreadsheet, an ATS or a Read File node: emits the JSON items given in its
  * parameter, with files (stored by n8n's binary data service) where an item lists `__files`.
  */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test stand-in for a source node, not a node offered to agents
 export class ItemsSource implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Items Source',

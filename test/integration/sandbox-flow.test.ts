@@ -3,6 +3,7 @@
  * implementation of the contract) instead of nock: proves that what the node sends is what the
  * service accepts, end to end through one candidate's life.
  */
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
@@ -22,6 +23,7 @@ interface Sandbox {
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<IDataObject[]>;
 }
 
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const API_KEY = 'integration-key-7d1e';
 const sandbox = createSandbox({ apiKey: API_KEY, orgId: 'org-int' });
 let credentials: ICredentialDataDecryptedObject;
@@ -222,6 +224,7 @@ describe('a candidate from form to report, against the sandbox', () => {
 			operation: 'update',
 			configId: config.items[0].json.id as string,
 			endpoint: 'http://127.0.0.1:9/hook2',
+			// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up secret for the sandbox
 			apiKey: 'whsec-integration-2',
 		});
 		expect(updated.items[0].json).toEqual({

@@ -38,6 +38,7 @@ export class FakeWebhookConfigService {
 	private readonly failures: Failure[] = [];
 
 	constructor() {
+		// eslint-disable-next-line @typescript-eslint/no-this-alias -- nock's reply callbacks get the request as their own `this`
 		const service = this;
 		nock(TEST_BASE_URL)
 			.persist()

@@ -1,4 +1,5 @@
 import { BinaryDataService } from 'n8n-core';
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { Container } from '@n8n/di';
 
 import { TEST_API_KEY } from '../harness/credentials-helper';

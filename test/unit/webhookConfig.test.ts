@@ -2,6 +2,7 @@ import { TEST_API_KEY } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up secret for a fake service
 const WEBHOOK_SECRET = 'whsec-5e1f0c9a77d24b1c';
 
 const config = {
@@ -94,6 +95,7 @@ describe('Webhook Config', () => {
 		);
 		// n8n attaches the node (with its parameters, as stored in the workflow) to every node error;
 		// what the error itself says must not repeat the secret, and the API key appears nowhere.
+		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- destructured only to leave it out of the rest
 		const { node: _node, ...errorOwnFields } = JSON.parse(JSON.stringify(result.error)) as Record<
 			string,
 			unknown

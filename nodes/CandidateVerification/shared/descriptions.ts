@@ -5,6 +5,7 @@ export function operationSelector(
 	resource: string,
 	operations: INodePropertyOptions[],
 ): INodeProperties {
+	const firstOperation = operations[0].value;
 	return {
 		displayName: 'Operation',
 		name: 'operation',
@@ -12,6 +13,6 @@ export function operationSelector(
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
 		options: operations,
-		default: operations[0].value,
+		default: firstOperation,
 	};
 }

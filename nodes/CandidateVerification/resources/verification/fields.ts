@@ -80,7 +80,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. TXN1a2b3c4d',
 		description:
-			'The candidate’s transaction ID, returned by Profile → Create (e.g. {{ $json.transactionId }})',
+			'The candidate’s transaction ID, returned by Profile → Create (e.g. its transactionId output field)',
 		// Declared once for Submit and the Transaction operations: n8n's routing engine resolves
 		// every declaration of a parameter name for every item.
 		displayOptions: {
