@@ -159,6 +159,7 @@ describe('Gender and mobile: forgiving where safe', () => {
 
 	it('has no default gender: a forgotten mapping fails instead of sending everyone as Female', async () => {
 		const { requests } = mockService();
+		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- destructured only to leave it out of the rest
 		const { gender: _forgotten, ...withoutGender } = profile({});
 
 		// n8n itself refuses to run a required parameter left at its empty default.

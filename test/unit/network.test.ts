@@ -1,3 +1,4 @@
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { createServer, type Server, type Socket } from 'node:net';
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';

@@ -39,7 +39,7 @@ export const profileCreateDescription: INodeProperties[] = [
 		default: '',
 		options: GENDERS.map((gender) => ({ name: gender, value: gender })),
 		description:
-			'The candidate’s gender as the service records it: Male, Female or Other. From an expression, any case and M / F / O are accepted (female → Female)',
+			'The candidate’s gender as the service records it: Male, Female or Other. From an expression, any case and M / F / O are accepted (female → Female).',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
 	{
