@@ -11,8 +11,8 @@ mkdir -p "$LOGS"
 source test/counting.sh
 
 check build npm run --silent build
-check lint npm run --silent lint
-suite package-checks node scripts/check-package.js # n8n's scanner, the packed tarball, workflows
+# n8n-node lint (counted once, there), n8n's scanner on source and tarball, the tarball, the workflows
+suite package-checks node scripts/check-package.js
 check type-check-tests npx --no-install tsc -p tsconfig.test.json
 jest_suite unit-tests
 

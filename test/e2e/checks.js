@@ -434,9 +434,14 @@ async function checks() {
 	await check('a state change at the service (sandbox transition to COMPLETED) starts the workflow', async () => {
 		const before = await triggerCount();
 		await transition('COMPLETED');
-		const executions = await waitFor(() => n8n.executions(TRIGGER_WORKFLOW), (l) => l.length > before, 'the execution');
-		const newest = executions.find((e) => triggerPayload(e).newState === 'COMPLETED');
-		assert.ok(newest, 'no execution with newState COMPLETED');
+		// An execution is listed while it still runs, before the trigger's output is stored: wait for a finished one.
+		const completed = (e) => e.status === 'success' && triggerPayload(e).newState === 'COMPLETED';
+		const executions = await waitFor(
+			() => n8n.executions(TRIGGER_WORKFLOW),
+			(l) => l.length > before && l.some(completed),
+			'the finished execution of the COMPLETED notification',
+		);
+		const newest = executions.find(completed);
 		assert.equal(
 			outputJson(newest, 'Summarize Event')[0].summary,
 			`Candidate ${profiles[0].transactionId} check bgv-criminal is now COMPLETED`,

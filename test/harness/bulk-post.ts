@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
  * plain programmatic node. It reads the credential once, resolves the same per-item parameters as
  * Profile → Create, then sends every item's request with this.helpers.httpRequest, all at once.
  */
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a benchmark baseline node, not a node offered to agents
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test-only baseline node, never published or offered to an agent
 export class BulkPost implements INodeType {
 	description: INodeType['description'] = {
 		displayName: 'Bulk Post',

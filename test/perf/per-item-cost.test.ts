@@ -128,7 +128,7 @@ describe('per-item cost of a bulk Profile → Create (issue 11 guard)', () => {
 		}
 		const ratio = median(times.node) / median(times.baseline);
 		// The measured figures, for the README and for choosing the bound.
-		// eslint-disable-next-line no-console -- the guard reports what it measured
+		// eslint-disable-next-line no-console -- test output read by people, never published
 		console.log(
 			`per-item cost guard: node ${median(times.node).toFixed(0)} ms, baseline ${median(times.baseline).toFixed(0)} ms for ${ITEMS} items, ratio ${ratio.toFixed(2)}× (bound ${MAX_RATIO}×); node runs ${times.node.map(Math.round).join('/')}, baseline runs ${times.baseline.map(Math.round).join('/')}`,
 		);
