@@ -1,11 +1,12 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { PURPOSES_PATH } from '../nodes/CandidateVerification/shared/constants';
+import { API_KEY_HEADER, PURPOSES_PATH } from '../nodes/CandidateVerification/shared/constants';
 
 /**
  * Resolves to the base URL of the environment chosen in the credential, without a trailing slash.
@@ -80,14 +81,17 @@ export class CandidateVerificationApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'x-api-key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function, not a generic block: n8n resolves a generic block's `={{$credentials.apiKey}}` with
+	// its expression engine for every request, which is most of a bulk run's per-item cost.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...(requestOptions.headers ?? {}), [API_KEY_HEADER]: String(credentials.apiKey) },
+		};
+	}
 
 	// Listing purposes is read-only, so testing the credential changes nothing at the provider.
 	// HTTP errors (a refused key answers 401) fail the test anyway. n8n-workflow takes rules of one

@@ -89,7 +89,10 @@ cv_start_sandbox() {
 # environment from cv_n8n_env; waits for readiness, then for the REST API (n8n 2.0 reports ready
 # before its REST routes answer); sets CV_N8N_PID.
 cv_start_n8n() {
-	setsid env PATH="$CV_NODE24_DIR/bin:$PATH" "$CV_N8N_DIR/node_modules/.bin/n8n" start >"$1" 2>&1 </dev/null &
+	# CV_N8N_NODE_ARGS: extra Node flags for n8n's main process (the benchmark's --profile passes --cpu-prof).
+	# shellcheck disable=SC2086
+	setsid env PATH="$CV_NODE24_DIR/bin:$PATH" "$CV_NODE24_DIR/bin/node" ${CV_N8N_NODE_ARGS:-} \
+		"$(readlink -f "$CV_N8N_DIR/node_modules/.bin/n8n")" start >"$1" 2>&1 </dev/null &
 	CV_N8N_PID=$!
 	cv_wait_http "http://127.0.0.1:$N8N_PORT/healthz/readiness" 180 "$CV_N8N_PID" &&
 		cv_wait_http "http://127.0.0.1:$N8N_PORT/rest/settings" 60 "$CV_N8N_PID"

@@ -27,7 +27,7 @@ const credentialType = new CandidateVerificationApi();
 
 /**
  * The part of n8n's CredentialsHelper a node run needs: hands out the decrypted test credential
- * and applies the credential type's generic `authenticate` block, expressions resolved by n8n.
+ * and applies the credential type's `authenticate` function as n8n does.
  */
 export class TestCredentialsHelper implements ICredentialsHelper {
 	constructor(private readonly data: ICredentialDataDecryptedObject = TEST_CREDENTIALS) {}
@@ -50,18 +50,7 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		if (typeName !== credentialType.name || !workflow || !node) {
 			throw new Error(`TestCredentialsHelper cannot authenticate ${typeName}`);
 		}
-		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(
-			credentialType.authenticate.properties.headers ?? {},
-		)) {
-			headers[name] = String(
-				workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {
-					$credentials: credentials,
-				}),
-			);
-		}
-		const options = requestOptions as IHttpRequestOptions;
-		return { ...options, headers: { ...(options.headers ?? {}), ...headers } };
+		return await credentialType.authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
 	async preAuthentication(): Promise<undefined> {

@@ -34,12 +34,17 @@ const workflow = new Workflow({
 describe('Credential candidateVerificationApi', () => {
 	const credential = new CandidateVerificationApi();
 
-	it('keeps the API key in a password field and sends it as x-api-key', () => {
+	it('keeps the API key in a password field and sends it as x-api-key', async () => {
 		const apiKey = credential.properties.find((property) => property.name === 'apiKey');
 		expect(apiKey?.typeOptions?.password).toBe(true);
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { 'x-api-key': '={{$credentials.apiKey}}' } },
+		// Applied the way n8n's CredentialsHelper applies a function authenticate.
+		const options = await credential.authenticate(
+			{ apiKey: 'key-1', environment: 'staging' },
+			{ url: '/x', headers: { Accept: 'application/json' } },
+		);
+		expect(options).toEqual({
+			url: '/x',
+			headers: { Accept: 'application/json', 'x-api-key': 'key-1' },
 		});
 	});
 

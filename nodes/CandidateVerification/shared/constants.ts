@@ -1,4 +1,6 @@
 export const CREDENTIAL_TYPE = 'candidateVerificationApi';
+/** The header carrying the API key on every request (and the webhook secret on notifications). */
+export const API_KEY_HEADER = 'x-api-key';
 
 export const VERIFICATION_API = '/verification/api/1.0';
 /** From the provider's public documentation: uploads live under a different prefix. */

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { columnKey, MAP_AUTOMATICALLY, MAPPING_MODE } from './mapping';
+
 /** One invalid field of one item. */
 export interface Problem {
 	itemIndex: number;
@@ -37,6 +39,14 @@ export class ItemInput {
 
 	private readonly parameters: IDataObject;
 
+	/** Mapping Mode → Map Automatically: fields come from the item's columns. */
+	private readonly mapsAutomatically: boolean;
+
+	private columns?: Map<string, unknown>;
+
+	/** Fields Map Automatically looked for and did not find, with the column names it tried. */
+	private readonly missingColumns = new Map<string, string[]>();
+
 	constructor(
 		private readonly context: IExecuteSingleFunctions,
 		readonly itemIndex: number,
@@ -44,11 +54,66 @@ export class ItemInput {
 		readonly timezone: string,
 	) {
 		this.parameters = context.getNode().parameters as IDataObject;
+		this.mapsAutomatically = this.parameters[MAPPING_MODE] === MAP_AUTOMATICALLY;
 	}
 
 	problem(field: string, text: string, hint?: string): undefined {
-		this.problems.push({ itemIndex: this.itemIndex, field, text, hint });
+		const tried = this.missingColumns.get(field);
+		const columnHint =
+			tried &&
+			`Mapping Mode is Map Automatically and the item has no column ${tried.map((name) => `"${name}"`).join(' or ')}. Its columns: ${this.columnList()}.`;
+		this.problems.push({ itemIndex: this.itemIndex, field, text, hint: hint ?? columnHint });
 		return undefined;
+	}
+
+	/**
+	 * A field of the request: its parameter, or with Map Automatically the item's column named like
+	 * the parameter (its first path segment) or like its label.
+	 */
+	field(path: string, label: string, fallback?: unknown): unknown {
+		if (!this.mapsAutomatically) return this.param(path, label, fallback);
+		const names = [path.split('.')[0], label];
+		const value = this.column(names);
+		if (value !== undefined) return value;
+		this.missingColumns.set(label, [...new Set(names)]);
+		return fallback;
+	}
+
+	/** A collection of optional fields ({ name, displayName } options), read as `field` reads one. */
+	fieldGroup(
+		path: string,
+		label: string,
+		options: ReadonlyArray<{ name: string; displayName: string }>,
+	): IDataObject {
+		if (!this.mapsAutomatically) return (this.param(path, label, {}) ?? {}) as IDataObject;
+		const group: IDataObject = {};
+		for (const option of options) {
+			const value = this.column([option.name, option.displayName]);
+			if (value !== undefined) group[option.name] = value as IDataObject[string];
+		}
+		return group;
+	}
+
+	private column(names: string[]): unknown {
+		if (!this.columns) {
+			this.columns = new Map();
+			for (const [key, value] of Object.entries(this.item.json)) {
+				const normalised = columnKey(key);
+				if (!this.columns.has(normalised)) this.columns.set(normalised, value);
+			}
+		}
+		for (const name of names) {
+			const value = this.columns.get(columnKey(name));
+			if (value !== undefined) return value;
+		}
+		return undefined;
+	}
+
+	private columnList(): string {
+		const keys = Object.keys(this.item.json);
+		if (keys.length === 0) return 'none';
+		const shown = keys.slice(0, 12).map((key) => `"${key}"`);
+		return keys.length > 12 ? `${shown.join(', ')} and ${keys.length - 12} more` : shown.join(', ');
 	}
 
 	/** The parameter's value for this item, expressions resolved. */

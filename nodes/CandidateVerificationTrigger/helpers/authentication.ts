@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
+import { API_KEY_HEADER } from '../../CandidateVerification/shared/constants';
 import { readRegistration, type RegistrationKind } from './registration';
 
 /** The service sends the configured apiKey in both headers; both must carry the secret. */
-export const SECRET_HEADERS = ['x-api-key', 'x-webhook-key'] as const;
+export const SECRET_HEADERS = [API_KEY_HEADER, 'x-webhook-key'] as const;
 
 function webhookKind(this: IWebhookFunctions): RegistrationKind {
 	// Test-URL calls run as manual executions; production calls run in mode 'webhook'.

@@ -3,11 +3,58 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ACTIONS } from '../../shared/actions';
 import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../shared/dates';
+import { mappedField, mappingModeProperty } from '../../shared/mapping';
 import type { PreparedRequest } from '../../shared/preflight';
 import { serviceRouting } from '../../shared/routing';
 import { describe, isEmail, type ItemInput } from '../../shared/validation';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
+
+/** The optional fields; Map Automatically reads them from the columns of the same names. */
+const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Date of Birth',
+		name: 'dob',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 17-05-1994',
+		description:
+			'DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'e.g. name@email.com',
+		default: '',
+		description: 'The candidate’s email address',
+	},
+	{
+		displayName: 'Father’s Name',
+		name: 'fatherName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Rakesh Verma',
+		description: 'The candidate’s father’s name; needs the Date of Birth too',
+	},
+	{
+		displayName: 'Mobile',
+		name: 'mobile',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. +919876543210',
+		description:
+			'Mobile number including the country code; spaces, dashes and brackets are removed',
+	},
+	{
+		displayName: 'Profession',
+		name: 'profession',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Software Engineer',
+		description: 'The candidate’s profession or job title',
+	},
+];
 
 export const profileCreateDescription: INodeProperties[] = [
 	{
@@ -20,7 +67,8 @@ export const profileCreateDescription: INodeProperties[] = [
 		description: 'The _ID of the form the candidate is added to (output of Form → Create)',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
-	{
+	...mappingModeProperty(showOnlyForProfileCreate, 'Candidate Name or name, Date of Birth or dob'),
+	mappedField({
 		displayName: 'Candidate Name',
 		name: 'name',
 		type: 'string',
@@ -29,8 +77,8 @@ export const profileCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. Asha Verma',
 		description: 'The candidate’s full name',
 		displayOptions: { show: showOnlyForProfileCreate },
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'Gender',
 		name: 'gender',
 		type: 'options',
@@ -41,59 +89,16 @@ export const profileCreateDescription: INodeProperties[] = [
 		description:
 			'The candidate’s gender as the service records it: Male, Female or Other. From an expression, any case and M / F / O are accepted (female → Female).',
 		displayOptions: { show: showOnlyForProfileCreate },
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show: showOnlyForProfileCreate },
-		options: [
-			{
-				displayName: 'Date of Birth',
-				name: 'dob',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 17-05-1994',
-				description:
-					'DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
-			},
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				placeholder: 'e.g. name@email.com',
-				default: '',
-				description: 'The candidate’s email address',
-			},
-			{
-				displayName: 'Father’s Name',
-				name: 'fatherName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Rakesh Verma',
-				description: 'The candidate’s father’s name; needs the Date of Birth too',
-			},
-			{
-				displayName: 'Mobile',
-				name: 'mobile',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. +919876543210',
-				description:
-					'Mobile number including the country code; spaces, dashes and brackets are removed',
-			},
-			{
-				displayName: 'Profession',
-				name: 'profession',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Software Engineer',
-				description: 'The candidate’s profession or job title',
-			},
-		],
-	},
+		options: ADDITIONAL_FIELD_OPTIONS,
+	}),
 ];
 
 const MOBILE = /^\+?\d{6,15}$/;
@@ -138,9 +143,9 @@ function buildVerificationFields(input: ItemInput, extra: IDataObject): IDataObj
 
 function buildCandidate(input: ItemInput): PreparedRequest {
 	const formId = input.text('Form ID', input.param('formId', 'Form ID'));
-	const name = input.text('Candidate Name', input.param('name', 'Candidate Name'));
-	const gender = input.oneOf('Gender', input.param('gender', 'Gender'), GENDERS, GENDER_ALIASES);
-	const extra = (input.param('additionalFields', 'Additional Fields', {}) ?? {}) as IDataObject;
+	const name = input.text('Candidate Name', input.field('name', 'Candidate Name'));
+	const gender = input.oneOf('Gender', input.field('gender', 'Gender'), GENDERS, GENDER_ALIASES);
+	const extra = input.fieldGroup('additionalFields', 'Additional Fields', ADDITIONAL_FIELD_OPTIONS);
 	const body: IDataObject = { name, gender };
 	const mobile = readMobile(input, extra.mobile);
 	if (mobile) body.mobile = mobile;

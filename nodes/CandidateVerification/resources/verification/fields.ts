@@ -5,6 +5,7 @@ import {
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
 } from '../../shared/constants';
+import { mappedField, mappingModeProperty } from '../../shared/mapping';
 import { dataExample } from './examples';
 
 const POLICE_CHECKS = [POLICE_VERIFICATION, POLICE_CLEARANCE_CERTIFICATE];
@@ -48,7 +49,7 @@ function showFor(verificationNames: readonly string[]) {
 }
 
 function addressField(name: string, displayName: string, checks: string[]): INodeProperties {
-	return {
+	return mappedField({
 		displayName,
 		name,
 		type: 'fixedCollection',
@@ -68,11 +69,11 @@ function addressField(name: string, displayName: string, checks: string[]): INod
 				})),
 			},
 		],
-	};
+	});
 }
 
 export const verificationSubmitFields: INodeProperties[] = [
-	{
+	mappedField({
 		displayName: 'Transaction ID',
 		name: 'transactionId',
 		type: 'string',
@@ -89,7 +90,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 				operation: ['submit', 'getStatus', 'getCheckStatus'],
 			},
 		},
-	},
+	}),
 	{
 		displayName: 'Check',
 		name: 'verificationName',
@@ -101,6 +102,10 @@ export const verificationSubmitFields: INodeProperties[] = [
 			'The check to submit data for, one of the checks of the candidate’s form. Employment, credit, criminal, police, 10th and 12th education have typed fields; every other check takes its data as JSON.',
 		displayOptions: { show: { resource: ['verification'], operation: ['submit'] } },
 	},
+	...mappingModeProperty(
+		{ resource: ['verification'], operation: ['submit'] },
+		'Transaction ID or transactionId, Employer Name or employerName',
+	),
 	{
 		displayName: 'Employment Document Type',
 		name: 'employmentDocumentType',
@@ -115,7 +120,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'Which document proves the employment; also sent as the document label',
 		displayOptions: showFor(['bgv-employment']),
 	},
-	{
+	mappedField({
 		displayName: 'Name as per Employer Records',
 		name: 'nameAsPerEmployerRecords',
 		type: 'string',
@@ -124,8 +129,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. Asha Verma',
 		description: 'The candidate’s name exactly as the employer’s document writes it',
 		displayOptions: showFor(['bgv-employment']),
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'Employer Name',
 		name: 'employerName',
 		type: 'string',
@@ -134,8 +139,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. Acme Technologies Pvt Ltd',
 		description: 'The employer as named in the document',
 		displayOptions: showFor(['bgv-employment']),
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'Joining Date',
 		name: 'joiningDate',
 		type: 'string',
@@ -144,8 +149,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. 2021-04-01',
 		description: 'Sent as YYYY-MM-DD; DD-MM-YYYY and date expressions are converted',
 		displayOptions: showFor(['bgv-employment']),
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'Last Working Date',
 		name: 'lastWorkingDate',
 		type: 'string',
@@ -154,8 +159,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. 2024-03-31',
 		description: 'Sent as YYYY-MM-DD; DD-MM-YYYY and date expressions are converted',
 		displayOptions: showFor(['bgv-employment']),
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'PAN',
 		name: 'pan',
 		type: 'string',
@@ -164,8 +169,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. ABCDE1234F',
 		description: 'The candidate’s PAN (permanent account number), ten characters',
 		displayOptions: showFor(['bgv-cibil']),
-	},
-	{
+	}),
+	mappedField({
 		displayName: 'Document URL',
 		name: 'documentUrl',
 		type: 'string',
@@ -175,10 +180,10 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description:
 			'URL of the uploaded document (the employment document, the PAN document for a credit check, the marksheet for an education check), as File → Upload returns it',
 		displayOptions: showFor(['bgv-employment', 'bgv-cibil', ...EDUCATION_CHECKS]),
-	},
+	}),
 	addressField('currentAddress', 'Current Address', ['bgv-criminal']),
 	addressField('permanentAddress', 'Permanent Address', ['bgv-cibil', 'bgv-criminal']),
-	{
+	mappedField({
 		displayName: 'Certificate File URL',
 		name: 'fileUrl',
 		type: 'string',
@@ -187,7 +192,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. {{ $json.fileUrl }}',
 		description: `URL of the uploaded police clearance certificate, as File → Upload returns it. Sent with the check name ${POLICE_CLEARANCE_CERTIFICATE}.`,
 		displayOptions: showFor(POLICE_CHECKS),
-	},
+	}),
 	...educationFields(),
 	{
 		displayName:
@@ -199,17 +204,18 @@ export const verificationSubmitFields: INodeProperties[] = [
 	},
 	// One Data field per check so that each shows its own example.
 	...JSON_CHECKS.map(
-		(check): INodeProperties => ({
-			displayName: 'Data (JSON)',
-			name: 'data',
-			type: 'json',
-			required: true,
-			default: '',
-			placeholder: dataExample(check),
-			description:
-				'The check’s data object, sent unchanged as "data". Map values from earlier nodes with expressions.',
-			displayOptions: showFor([check]),
-		}),
+		(check): INodeProperties =>
+			mappedField({
+				displayName: 'Data (JSON)',
+				name: 'data',
+				type: 'json',
+				required: true,
+				default: '',
+				placeholder: dataExample(check),
+				description:
+					'The check’s data object, sent unchanged as "data". Map values from earlier nodes with expressions.',
+				displayOptions: showFor([check]),
+			}),
 	),
 ];
 
@@ -224,64 +230,68 @@ function educationFields(): INodeProperties[] {
 			default: '',
 			displayOptions,
 		},
-		{
-			displayName: 'Name as per Document',
-			name: 'nameAsPerDocument',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. Asha Verma',
-			description: 'The candidate’s name exactly as the marksheet or certificate writes it',
-			displayOptions,
-		},
-		{
-			displayName: 'Name of Institute',
-			name: 'nameOfInstitute',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. Kendriya Vidyalaya, Pune',
-			displayOptions,
-			description: 'The school as named in the document',
-		},
-		{
-			displayName: 'Registration Number',
-			name: 'registrationNumber',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 2012/0456789',
-			description: 'Roll or registration number printed on the document',
-			displayOptions,
-		},
-		{
-			displayName: 'Year of Passing',
-			name: 'yearOfPassing',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 2012',
-			description: 'Give the year of passing or the issue date (at least one)',
-			displayOptions,
-		},
-		{
-			displayName: 'Issue Date',
-			name: 'issueDate',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 2012-05-28',
-			description:
-				'Issue date of the document; sent as YYYY-MM-DD. Give it or the year of passing.',
-			displayOptions,
-		},
-		{
-			displayName: 'Name of Board',
-			name: 'nameOfBoard',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. CBSE',
-			description: 'Optional: the examination board',
-			displayOptions,
-		},
+		...(
+			[
+				{
+					displayName: 'Name as per Document',
+					name: 'nameAsPerDocument',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'e.g. Asha Verma',
+					description: 'The candidate’s name exactly as the marksheet or certificate writes it',
+					displayOptions,
+				},
+				{
+					displayName: 'Name of Institute',
+					name: 'nameOfInstitute',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'e.g. Kendriya Vidyalaya, Pune',
+					displayOptions,
+					description: 'The school as named in the document',
+				},
+				{
+					displayName: 'Registration Number',
+					name: 'registrationNumber',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'e.g. 2012/0456789',
+					description: 'Roll or registration number printed on the document',
+					displayOptions,
+				},
+				{
+					displayName: 'Year of Passing',
+					name: 'yearOfPassing',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 2012',
+					description: 'Give the year of passing or the issue date (at least one)',
+					displayOptions,
+				},
+				{
+					displayName: 'Issue Date',
+					name: 'issueDate',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 2012-05-28',
+					description:
+						'Issue date of the document; sent as YYYY-MM-DD. Give it or the year of passing.',
+					displayOptions,
+				},
+				{
+					displayName: 'Name of Board',
+					name: 'nameOfBoard',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. CBSE',
+					description: 'Optional: the examination board',
+					displayOptions,
+				},
+			] as INodeProperties[]
+		).map(mappedField),
 		{
 			displayName: 'Document Label',
 			name: 'documentLabel',

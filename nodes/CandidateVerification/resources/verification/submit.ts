@@ -19,11 +19,11 @@ import { ADDRESS_FIELDS, EDUCATION_LEVELS } from './fields';
 type DataBuilder = (input: ItemInput, check: string) => IDataObject;
 
 function readText(input: ItemInput, parameterName: string, displayName: string) {
-	return input.text(displayName, input.param(parameterName, displayName));
+	return input.text(displayName, input.field(parameterName, displayName));
 }
 
 function readDate(input: ItemInput, parameterName: string, displayName: string) {
-	return formatDate(input, displayName, input.param(parameterName, displayName));
+	return formatDate(input, displayName, input.field(parameterName, displayName));
 }
 
 function formatDate(input: ItemInput, displayName: string, value: unknown) {
@@ -37,7 +37,7 @@ function formatDate(input: ItemInput, displayName: string, value: unknown) {
 }
 
 function readAddress(input: ItemInput, parameterName: string, displayName: string) {
-	const raw = (input.param(`${parameterName}.address`, displayName, {}) ?? {}) as IDataObject;
+	const raw = (input.field(`${parameterName}.address`, displayName, {}) ?? {}) as IDataObject;
 	const address: IDataObject = {};
 	for (const field of ADDRESS_FIELDS) {
 		const text = input.optionalText(`${displayName} → ${field.displayName}`, raw[field.name]);
@@ -91,17 +91,17 @@ const buildEducationData: DataBuilder = (input, check) => {
 	};
 	const board = input.optionalText(
 		'Name of Board',
-		input.param('nameOfBoard', 'Name of Board', ''),
+		input.field('nameOfBoard', 'Name of Board', ''),
 	);
 	if (board) data.nameOfBoard = board;
 	const year = input.optionalText(
 		'Year of Passing',
-		input.param('yearOfPassing', 'Year of Passing', ''),
+		input.field('yearOfPassing', 'Year of Passing', ''),
 	);
 	if (year !== undefined && !/^\d{4}$/.test(year)) {
 		input.problem('Year of Passing', `"${year}" is not a year`, 'Use four digits, e.g. 2012.');
 	} else if (year) data.yearOfPassing = year;
-	const issueDate = input.param('issueDate', 'Issue Date', '');
+	const issueDate = input.field('issueDate', 'Issue Date', '');
 	const hasIssueDate = issueDate !== undefined && issueDate !== null && issueDate !== '';
 	if (hasIssueDate) data.issueDate = formatDate(input, 'Issue Date', issueDate);
 	if (year === undefined && !hasIssueDate) {
@@ -109,7 +109,7 @@ const buildEducationData: DataBuilder = (input, check) => {
 	}
 	data.documentList = [
 		{
-			label: readText(input, 'documentLabel', 'Document Label'),
+			label: input.text('Document Label', input.param('documentLabel', 'Document Label')),
 			url: readText(input, 'documentUrl', 'Document URL'),
 		},
 	];
@@ -117,7 +117,7 @@ const buildEducationData: DataBuilder = (input, check) => {
 };
 
 const buildJsonData: DataBuilder = (input) => {
-	let data = input.param('data', 'Data (JSON)', '{}');
+	let data = input.field('data', 'Data (JSON)', '{}');
 	if (data === '') data = {};
 	if (typeof data === 'string') {
 		try {
