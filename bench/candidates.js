@@ -35,10 +35,21 @@ function createProfileParameters(formId) {
 	};
 }
 
+/** Profile → Create as a bulk run is set up: Mapping Mode → Map Automatically reads the row's columns. */
+function createProfileAutomaticParameters(formId) {
+	return { resource: 'profile', operation: 'create', formId, mappingMode: 'autoMapInputData' };
+}
+
 /** The same request body as an expression over the item (what the HTTP Request node is given). */
 const CREATE_BODY_OBJECT =
 	'{ name: $json.name, gender: $json.gender, mobile: $json.mobile, profession: $json.profession, email: $json.email, verificationFields: { dob: $json.dob, fatherName: $json.fatherName } }';
 
 const createProfilePath = (formId) => `/verification/api/1.0/ekyc-forms/${formId}/diy-candidate`;
 
-module.exports = { candidateRow, createProfileParameters, CREATE_BODY_OBJECT, createProfilePath };
+module.exports = {
+	candidateRow,
+	createProfileParameters,
+	createProfileAutomaticParameters,
+	CREATE_BODY_OBJECT,
+	createProfilePath,
+};

@@ -10,6 +10,9 @@
  *   BENCH_RUNS_LARGE (1)          runs at 5000 items and more
  *   BENCH_FILE_MIB (300)          File → Download size (0 = skip); BENCH_FILE_RUNS (2)
  *   BENCH_PREFLIGHT_SIZE (1000)   items of the preflight case (0 = skip)
+ *   BENCH_MANUAL_SIZES (1000)     Create Profile item counts also run with every field mapped by an expression
+ *   BENCH_VARIANTS (node,http,manual) which variants run (e.g. one alone under --cpu-prof)
+ * The node runs Map Automatically (the bulk setting); 'manual' is the node with Map Each Field Below.
  */
 const WARM_UP_ITEMS = 20;
 
@@ -32,6 +35,8 @@ function benchConfig(argv = process.argv, env = process.env) {
 		fileMiB: Number(env.BENCH_FILE_MIB ?? 300),
 		fileRuns: Number(env.BENCH_FILE_RUNS || (quick ? 1 : 2)),
 		preflightSize: Number(env.BENCH_PREFLIGHT_SIZE ?? 1000),
+		manualSizes: list(env.BENCH_MANUAL_SIZES, '1000'),
+		variants: (env.BENCH_VARIANTS ?? 'node,http,manual').split(',').map((v) => v.trim()),
 	};
 }
 
@@ -46,6 +51,9 @@ function benchCases(config) {
 	for (const latencyMs of config.latencies) {
 		for (const count of config.sizes) both('create', latencyMs, count, runsFor(count));
 		for (const count of config.submitSizes) both('submit', latencyMs, count, runsFor(count));
+		for (const count of config.manualSizes) {
+			cases.push({ op: 'create', variant: 'manual', latencyMs, count, runs: runsFor(count) });
+		}
 	}
 	// Warm-up (n8n loads node types and compiles on first use): a few items of each variant, not reported.
 	for (const variant of ['node', 'http'])
@@ -69,4 +77,9 @@ function benchCases(config) {
 	return cases;
 }
 
-module.exports = { benchConfig, benchCases, WARM_UP_ITEMS };
+/** The cases of the variants asked for; the warm-up of each variant that runs. */
+function selectedCases(config) {
+	return benchCases(config).filter((c) => config.variants.includes(c.variant));
+}
+
+module.exports = { benchConfig, benchCases: selectedCases, WARM_UP_ITEMS };

@@ -21,6 +21,36 @@ const n8nPid = Number(process.env.BENCH_N8N_PID);
 const runDir = process.env.BENCH_RUN_DIR;
 const prepared = JSON.parse(fs.readFileSync(path.join(runDir, 'prepared.json'), 'utf8'));
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+const N8N_LOG = path.join(runDir, 'n8n.log');
+/** The node's own debug line (nodes/CandidateVerification/shared/preflight.ts, CHECK_LOG_MESSAGE). */
+const CHECK_LINE = /Candidate Verification: all-items check of (\d+) items in (\d+) ms/g;
+
+function logSize() {
+	try {
+		return fs.statSync(N8N_LOG).size;
+	} catch {
+		return 0;
+	}
+}
+
+/** n8n's log from `offset` on, and the time the all-items checks it reports took. */
+function logSince(offset) {
+	let text = '';
+	try {
+		const fd = fs.openSync(N8N_LOG, 'r');
+		const size = fs.fstatSync(fd).size;
+		const buffer = Buffer.alloc(Math.max(0, size - offset));
+		fs.readSync(fd, buffer, 0, buffer.length, offset);
+		fs.closeSync(fd);
+		text = buffer.toString('utf8');
+	} catch {
+		// no log: the check's cost is reported as n/a
+	}
+	const checks = [...text.matchAll(CHECK_LINE)];
+	return {
+		checkMs: checks.length ? checks.reduce((sum, m) => sum + Number(m[2]), 0) : NaN,
+	};
+}
 
 /** The resident set of n8n's main process in bytes (Linux /proc). */
 function rssBytes() {
@@ -111,6 +141,7 @@ async function runOnce(c) {
 	await sandboxCall(sandbox.url, 'DELETE', 'concurrency');
 	await sandboxCall(sandbox.url, 'DELETE', 'requests');
 	const rssBefore = rssBytes();
+	const logStart = logSize();
 	const stopProbe = startProbe();
 	const started = performance.now();
 	const executionId = await patiently(() => n8n.runManually(c.id, 'Start'), {
@@ -119,7 +150,7 @@ async function runOnce(c) {
 	const finished = await waitFinished(executionId, 30 * 60_000);
 	const wallMs = performance.now() - started;
 	const probe = await stopProbe();
-	const { maxInFlight, requests } = await sandboxCall(sandbox.url, 'GET', 'concurrency');
+	const { maxInFlight, requests, connections } = await sandboxCall(sandbox.url, 'GET', 'concurrency');
 	const execution = await patiently(() =>
 		n8n.api('GET', `/executions/${executionId}?includeData=true`),
 	);
@@ -132,9 +163,11 @@ async function runOnce(c) {
 		wallMs,
 		outputItems: items.length,
 		requests,
+		connections,
 		maxInFlight,
 		longestGapMs: probe.longestGapMs,
 		rssGrowth: probe.peakRss - rssBefore,
+		checkMs: logSince(logStart).checkMs,
 		error: task?.error?.message,
 	};
 	if (c.op === 'download') {
@@ -157,9 +190,7 @@ async function main() {
 
 	// Warm-up: n8n loads node types and compiles on first use; one small run of each kind, not measured.
 	console.log('# warm-up (not measured)');
-	for (const variant of ['node', 'http']) {
-		await runOnce(cases.find((c) => c.runs === 0 && c.variant === variant));
-	}
+	for (const warmUp of cases.filter((c) => c.runs === 0)) await runOnce(warmUp);
 
 	const results = [];
 	const groups = new Map();
@@ -178,7 +209,7 @@ async function main() {
 				const result = await runOnce(c);
 				results.push({ ...c, run: r, ...result });
 				console.log(
-					`# ${label(c)} run ${r + 1}/${runs}: node ${Math.round(result.nodeMs)} ms, execution ${result.executionMs} ms, wall ${Math.round(result.wallMs)} ms, ${result.requests} requests, ${result.maxInFlight} in flight, longest /healthz gap ${Math.round(result.longestGapMs)} ms, RSS +${Math.round(result.rssGrowth / 1048576)} MB, ${result.status}`,
+					`# ${label(c)} run ${r + 1}/${runs}: node ${Math.round(result.nodeMs)} ms, execution ${result.executionMs} ms, wall ${Math.round(result.wallMs)} ms, ${result.requests} requests on ${result.connections} connections, ${result.maxInFlight} in flight, longest /healthz gap ${Math.round(result.longestGapMs)} ms, RSS +${Math.round(result.rssGrowth / 1048576)} MB, ${result.status}`,
 				);
 			}
 		}

@@ -32,6 +32,7 @@ function summarize(results, op, variant, latencyMs, count) {
 		wallMs: pick('wallMs'),
 		maxInFlight: Math.max(...runs.map((r) => r.maxInFlight)),
 		longestGapMs: pick('longestGapMs'),
+		checkMs: pick('checkMs'),
 		rssGrowth: Math.max(...runs.map((r) => r.rssGrowth)),
 		allArrived: runs.every(
 			(r) => r.status === 'success' && r.requests === count && r.outputItems === count,
@@ -42,7 +43,7 @@ function summarize(results, op, variant, latencyMs, count) {
 
 function bulkTable(results, config) {
 	const lines = [
-		'| Operation | Items | Provider latency | HTTP Request node | This node | **Ratio** (target ≤ 1.0×) | Execution ratio (startedAt→stoppedAt) | Wall-clock ratio | Most in flight (node / HTTP) | Longest /healthz gap (node / HTTP) | Every item sent and output | Runs |',
+		'| Operation | Items | Provider latency | HTTP Request node | This node (Map Automatically) | **Ratio** (target ≤ 1.0×) | Execution ratio (startedAt→stoppedAt) | Wall-clock ratio | Most in flight (node / HTTP) | Longest /healthz gap (node / HTTP) | Every item sent and output | Runs |',
 		'|---|---|---|---|---|---|---|---|---|---|---|---|',
 	];
 	for (const latencyMs of config.latencies) {
@@ -56,6 +57,49 @@ function bulkTable(results, config) {
 				if (!node.runs || !http.runs) continue;
 				lines.push(
 					`| ${OPERATION[op]} | ${count} | ${latencyMs} ms | ${seconds(http.nodeMs)} | ${seconds(node.nodeMs)} | **${ratio(node.nodeMs, http.nodeMs)}** | ${ratio(node.executionMs, http.executionMs)} | ${ratio(node.wallMs, http.wallMs)} | ${node.maxInFlight} / ${http.maxInFlight} | ${millis(node.longestGapMs)} / ${millis(http.longestGapMs)} (${ratio(node.longestGapMs, http.longestGapMs)}) | ${node.allArrived && http.allArrived ? 'yes' : 'NO'} | ${node.runs} + ${http.runs} |`,
+				);
+			}
+		}
+	}
+	return lines.join('\n');
+}
+
+/** The node with every field mapped by its own expression, against the same HTTP Request runs. */
+function manualTable(results, config) {
+	const lines = [
+		'| Profile → Create, Map Each Field Below (7 expressions per item) | Items | Provider latency | HTTP Request node | This node | Ratio (no target: see README, "Bulk runs") | Longest /healthz gap (node / HTTP) |',
+		'|---|---|---|---|---|---|---|',
+	];
+	for (const latencyMs of config.latencies) {
+		for (const count of config.manualSizes ?? []) {
+			const manual = summarize(results, 'create', 'manual', latencyMs, count);
+			const http = summarize(results, 'create', 'http', latencyMs, count);
+			if (!manual.runs || !http.runs) continue;
+			lines.push(
+				`| ${manual.allArrived ? 'every item sent and output' : 'NOT every item sent'} | ${count} | ${latencyMs} ms | ${seconds(http.nodeMs)} | ${seconds(manual.nodeMs)} | ${ratio(manual.nodeMs, http.nodeMs)} | ${millis(manual.longestGapMs)} / ${millis(http.longestGapMs)} |`,
+			);
+		}
+	}
+	return lines.length > 2 ? lines.join('\n') : '';
+}
+
+/** What the all-items check costs in a valid run, from the node's own debug line in n8n's log. */
+function checkCostTable(results, config) {
+	const lines = [
+		'| All-items check (before any request leaves) | Items | Provider latency | Check | Node run | **Share of the run** (target ≤ 10%) |',
+		'|---|---|---|---|---|---|',
+	];
+	for (const latencyMs of config.latencies) {
+		for (const [variant, name] of [
+			['node', 'Profile → Create, Map Automatically'],
+			['manual', 'Profile → Create, Map Each Field Below'],
+		]) {
+			for (const count of config.sizes) {
+				const run = summarize(results, 'create', variant, latencyMs, count);
+				if (!run.runs) continue;
+				const share = run.checkMs / run.nodeMs;
+				lines.push(
+					`| ${name} | ${count} | ${latencyMs} ms | ${millis(run.checkMs)} | ${seconds(run.nodeMs)} | **${Number.isFinite(share) ? `${(100 * share).toFixed(1)}%` : 'n/a'}** |`,
 				);
 			}
 		}
@@ -109,10 +153,10 @@ function preflightTable(results, config) {
 	const valid = summarize(results, 'create', 'node', bad.latencyMs, bad.count);
 	const verdict =
 		bad.requests === 0
-			? `no request sent; the failing run took ${ratio(bad.nodeMs, valid.nodeMs)} of a valid run (target ≤ 0.10×)`
-			: `**no all-items preflight**: ${bad.requests} of ${bad.count} requests were sent before the last item failed the run`;
+			? `no request sent; the check itself took ${millis(bad.checkMs)}`
+			: `**no all-items check**: ${bad.requests} of ${bad.count} requests were sent before the last item failed the run`;
 	return [
-		'| Preflight validation | Items | Valid run (median) | Run whose last item is invalid | Cost |',
+		'| All-items check, invalid last item | Items | Valid run (median) | Run whose last item is invalid | Result |',
 		'|---|---|---|---|---|',
 		`| Profile → Create, last item's email invalid | ${bad.count} | ${seconds(valid.nodeMs)} | ${seconds(bad.nodeMs)} (${bad.status}) | ${verdict} |`,
 	].join('\n');
@@ -130,6 +174,10 @@ function renderReport({ machine, config, results }) {
 		bulkTable(results, config),
 		'',
 		perItemTable(results, config),
+		'',
+		checkCostTable(results, config),
+		'',
+		manualTable(results, config),
 		'',
 		downloadTable(results, config),
 		'',

@@ -29,7 +29,8 @@ LATENCIES=${BENCH_LATENCIES:-0,20}
 IFS=, read -r -a LATENCY_LIST <<<"$LATENCIES"
 read -r -a PORTS <<<"$(cv_free_ports $((2 + ${#LATENCY_LIST[@]})) | tr '\n' ' ')"
 cv_n8n_env "$RUN/n8n-home" "${PORTS[0]}" "${PORTS[1]}"
-export N8N_DEFAULT_BINARY_DATA_MODE=filesystem N8N_LOG_LEVEL=${N8N_LOG_LEVEL:-warn}
+# debug (BENCH_N8N_LOG_LEVEL): measure.js reads the node's own line on what its all-items check took.
+export N8N_DEFAULT_BINARY_DATA_MODE=filesystem N8N_LOG_LEVEL=${BENCH_N8N_LOG_LEVEL:-debug}
 mkdir -p "$N8N_USER_FOLDER"
 cv_install_package "$N8N_USER_FOLDER" >"$RUN/install.log" 2>&1 || fail "package install failed (see $RUN/install.log)"
 

@@ -9,6 +9,7 @@
 const {
 	candidateRow,
 	createProfileParameters,
+	createProfileAutomaticParameters,
 	CREATE_BODY_OBJECT,
 	createProfilePath,
 } = require('./candidates');
@@ -30,23 +31,30 @@ ${badIndex === undefined ? '' : `items[${badIndex}].json.email = 'not-an-email';
 return items;`;
 }
 
-/** Employment submissions for existing transactions (created by prepare.js). */
+/** Employment submissions for existing transactions (created by prepare.js), a sheet's columns. */
 function submissionsCode(transactionIds) {
 	return `const ids = ${JSON.stringify(transactionIds)};
 return ids.map((transactionId, i) => ({ json: {
 	transactionId,
-	name: 'Candidate ' + i,
-	employer: 'Acme Pvt Ltd',
+	nameAsPerEmployerRecords: 'Candidate ' + i,
+	employerName: 'Acme Pvt Ltd',
 	joiningDate: '2021-04-01',
 	lastWorkingDate: '2024-03-31',
 	documentUrl: 'https://files.example/private/exp-' + i + '.pdf',
 } }));`;
 }
 
-const createProfileNode = (formId) => ({
+/**
+ * This package's node as each variant sets it up: 'node' is the bulk setting (Mapping Mode → Map
+ * Automatically), 'manual' maps every field with its own expression (Map Each Field Below).
+ */
+const createProfileNode = (formId, variant) => ({
 	type: PACKAGE_NODE,
 	typeVersion: 1,
-	parameters: createProfileParameters(formId),
+	parameters:
+		variant === 'manual'
+			? createProfileParameters(formId)
+			: createProfileAutomaticParameters(formId),
 });
 
 const submitNode = () => ({
@@ -55,14 +63,9 @@ const submitNode = () => ({
 	parameters: {
 		resource: 'verification',
 		operation: 'submit',
-		transactionId: '={{ $json.transactionId }}',
 		verificationName: 'bgv-employment',
+		mappingMode: 'autoMapInputData',
 		employmentDocumentType: 'experienceletter',
-		nameAsPerEmployerRecords: '={{ $json.name }}',
-		employerName: '={{ $json.employer }}',
-		joiningDate: '={{ $json.joiningDate }}',
-		lastWorkingDate: '={{ $json.lastWorkingDate }}',
-		documentUrl: '={{ $json.documentUrl }}',
 	},
 });
 
@@ -94,7 +97,7 @@ function httpRequestNode({ url, apiKey, jsonBody, file = false }) {
 
 const CREATE_BODY = `={{ JSON.stringify(${CREATE_BODY_OBJECT}) }}`;
 const SUBMIT_BODY =
-	"={{ JSON.stringify({ data: { employmentDocumentType: 'experienceletter', nameAsPerEmployerRecords: $json.name, employerName: $json.employer, joiningDate: $json.joiningDate, lastWorkingDate: $json.lastWorkingDate, document: { label: 'experienceletter', url: $json.documentUrl } }, verificationName: 'bgv-employment', transactionId: $json.transactionId }) }}";
+	"={{ JSON.stringify({ data: { employmentDocumentType: 'experienceletter', nameAsPerEmployerRecords: $json.nameAsPerEmployerRecords, employerName: $json.employerName, joiningDate: $json.joiningDate, lastWorkingDate: $json.lastWorkingDate, document: { label: 'experienceletter', url: $json.documentUrl } }, verificationName: 'bgv-employment', transactionId: $json.transactionId }) }}";
 
 function workflow({ id, name, code, target, credentialId }) {
 	const nodes = [
@@ -158,8 +161,8 @@ function benchWorkflows({ sandboxes, apiKey, cases }) {
 		if (c.op === 'create' || c.op === 'preflight') {
 			code = candidatesCode(c.count, c.op === 'preflight' ? c.count - 1 : undefined);
 			target =
-				c.variant === 'node'
-					? createProfileNode(sandbox.formId)
+				c.variant !== 'http'
+					? createProfileNode(sandbox.formId, c.variant)
 					: httpRequestNode({
 							url: `${sandbox.url}${createProfilePath(sandbox.formId)}`,
 							apiKey,

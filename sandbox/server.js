@@ -41,19 +41,27 @@ function createConcurrencyMeter() {
 	let inFlight = 0;
 	let maxInFlight = 0;
 	let total = 0;
+	const sockets = new WeakSet();
+	let connections = 0;
 	return {
 		track(res) {
 			inFlight += 1;
 			total += 1;
+			// Connections the API requests came on since the reset (keep-alive reuse shows as fewer).
+			if (!sockets.has(res.socket)) {
+				sockets.add(res.socket);
+				connections += 1;
+			}
 			maxInFlight = Math.max(maxInFlight, inFlight);
 			res.once('close', () => {
 				inFlight -= 1;
 			});
 		},
-		stats: () => ({ inFlight, maxInFlight, requests: total }),
+		stats: () => ({ inFlight, maxInFlight, requests: total, connections }),
 		reset() {
 			maxInFlight = inFlight;
 			total = 0;
+			connections = 0;
 		},
 	};
 }

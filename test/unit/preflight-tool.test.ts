@@ -28,6 +28,7 @@ function toolCallContext(
 		getTimezone: () => 'Asia/Kolkata',
 		continueOnFail: () => false,
 		getCredentials: async () => TEST_CREDENTIALS,
+		logger: { debug: () => {} },
 		evaluateExpression: (expression: string) =>
 			expression.replace(/\{\{\s*\$json\.(\w+)\s*\}\}/, (_all, key: string) =>
 				String(toolArgs[key]),

@@ -1,24 +1,35 @@
 import type {
 	DeclarativeRestApiSettings,
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodePropertyRouting,
-	PostReceiveAction,
+	IHttpRequestOptions,
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from './constants';
 import { assertSuccessfulResponse, networkError } from './errors';
 import {
 	checkItemsThenPrepare,
 	preparedRequest,
+	runCredentials,
 	runStateOf,
 	type PreparedRequest,
 	type RequestBuilder,
 	type RunState,
 } from './preflight';
+
+/** Turns the service's full response into the output items of one input item. */
+type ResponseHandler = (
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+) => Promise<INodeExecutionData[]>;
 
 type ItemShaper = (
 	this: IExecuteSingleFunctions,
@@ -31,7 +42,7 @@ type ItemShaper = (
  * The one post-receive every JSON operation uses: checks the envelope (code must be 0, under
  * any HTTP status), then turns the envelope's data into output items paired with the input item.
  */
-export function handleResponse(operationLabel: string, shape: ItemShaper): PostReceiveAction {
+export function handleResponse(operationLabel: string, shape: ItemShaper): ResponseHandler {
 	return async function (
 		this: IExecuteSingleFunctions,
 		_items: INodeExecutionData[],
@@ -61,13 +72,17 @@ function describeAccepted(run: RunState, failures = run.failures): void {
 }
 
 /**
- * RoutingNode has no hook around the request itself; the function form of
- * `operations.pagination` is the one place that wraps it. A single-page "pagination" gives every
- * operation bounded network errors that name it, and, for operations that create or change
- * something, the record of what the service accepted so a failure stopping the node names them.
+ * The operation's transport. RoutingNode has no hook around the request itself; the function form
+ * of `operations.pagination` is the one place that wraps it. A single-page "pagination" sends the
+ * request through n8n's httpRequestWithAuthentication with the credential the run read once (n8n's
+ * own routing request would read and decrypt it again for every item: most of a bulk run's cost
+ * after the expressions), turns network failures into bounded errors that name the operation,
+ * shapes the output with the operation's post-receive, and, for operations that create or change
+ * something, records what the service accepted so a failure stopping the node names them.
  */
 function sendOnce(
 	operationLabel: string,
+	postReceive: ResponseHandler,
 	acceptedId?: (json: IDataObject) => unknown,
 ): (
 	this: IExecutePaginationFunctions,
@@ -76,17 +91,35 @@ function sendOnce(
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		const run = runStateOf(this);
 		const tracked = acceptedId && run && !this.continueOnFail() ? run : undefined;
+		const options = { ...requestData.options, returnFullResponse: true } as IHttpRequestOptions;
 		try {
-			const items = await this.makeRoutingRequest(requestData);
+			let response: IN8nHttpFullResponse;
+			try {
+				response = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					options,
+					{ credentialsDecrypted: runCredentialsDecrypted(this, await runCredentials(this)) },
+				)) as IN8nHttpFullResponse;
+			} catch (caught) {
+				throw networkError(this.getNode(), operationLabel, caught, options);
+			}
+			const items = await postReceive.call(
+				this,
+				[{ json: response.body as IDataObject }],
+				response,
+			);
 			const id = tracked && items[0] ? acceptedId!(items[0].json) : undefined;
 			if (tracked && id !== undefined && id !== null) {
 				tracked.accepted.push({ itemIndex: this.getItemIndex(), id: String(id) });
 			}
 			return items;
-		} catch (caught) {
-			const error = networkError(this.getNode(), operationLabel, caught, requestData.options);
+		} catch (error) {
 			if (tracked) {
-				const failure = { error, description: String(error.description ?? '') };
+				const failure = {
+					error: error as { description?: string | null },
+					description: String((error as { description?: string }).description ?? ''),
+				};
 				tracked.failures.push(failure);
 				describeAccepted(tracked, [failure]);
 			}
@@ -98,6 +131,15 @@ function sendOnce(
 	};
 }
 
+/** The credential as httpRequestWithAuthentication takes it ready-decrypted (only `data` is read). */
+function runCredentialsDecrypted(
+	context: IExecutePaginationFunctions,
+	data: ICredentialDataDecryptedObject,
+): ICredentialsDecrypted {
+	const { id, name } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+	return { id: id ?? '', name, type: CREDENTIAL_TYPE, data };
+}
+
 export interface ServiceOperation {
 	/** How errors name the operation, e.g. "Create Profile". */
 	label: string;
@@ -107,7 +149,7 @@ export interface ServiceOperation {
 	build: RequestBuilder;
 	/** Per-item work after the check (reading a file, a first request). */
 	preSend?: PreSendAction[];
-	output: ItemShaper | { postReceive: PostReceiveAction };
+	output: ItemShaper | { postReceive: ResponseHandler };
 	/** For operations that create or change something: the ID the service returned. */
 	acceptedId?: (json: IDataObject) => unknown;
 }
@@ -124,7 +166,6 @@ export function serviceRouting(operation: ServiceOperation): INodePropertyRoutin
 			preSend: [checkItemsThenPrepare(operation.build), ...(operation.preSend ?? [])],
 			paginate: true,
 		},
-		operations: { pagination: sendOnce(operation.label, operation.acceptedId) },
-		output: { postReceive: [postReceive] },
+		operations: { pagination: sendOnce(operation.label, postReceive, operation.acceptedId) },
 	};
 }
