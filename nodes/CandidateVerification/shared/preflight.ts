@@ -10,6 +10,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from './constants';
+import { ExpressionBatch } from './expressions';
 import { baseUrlFromCredentials } from './transport';
 import { ItemInput, problemLine, type Problem } from './validation';
 
@@ -127,10 +128,12 @@ function itemError(context: IExecuteSingleFunctions, problems: Problem[]): NodeO
 function checkAllItems(context: IExecuteSingleFunctions, build: RequestBuilder): RunState {
 	const started = Date.now();
 	const timezone = context.getTimezone();
+	const batch = new ExpressionBatch(context.getNode().parameters);
 	const items: PreparedItem[] = [];
 	for (const [itemIndex, item] of inputItems(context)) {
-		const input = new ItemInput(context, itemIndex, item, timezone);
+		const input = new ItemInput(context, itemIndex, item, timezone, batch);
 		const request = build(input);
+		input.settle();
 		items[itemIndex] =
 			input.problems.length === 0
 				? { request, problems: [] }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { ExpressionBatch } from './expressions';
 import { columnKey, MAP_AUTOMATICALLY, MAPPING_MODE } from './mapping';
 
 /** One invalid field of one item. */
@@ -47,11 +48,19 @@ export class ItemInput {
 	/** Fields Map Automatically looked for and did not find, with the column names it tried. */
 	private readonly missingColumns = new Map<string, string[]>();
 
+	/** This item's values of the batched expressions, evaluated at the first expression read. */
+	private batchedValues?: Map<string, unknown> | 'failed';
+
+	private batchTried = false;
+
+	private someExpressionFailed = false;
+
 	constructor(
 		private readonly context: IExecuteSingleFunctions,
 		readonly itemIndex: number,
 		readonly item: INodeExecutionData,
 		readonly timezone: string,
+		private readonly batch?: ExpressionBatch,
 	) {
 		this.parameters = context.getNode().parameters as IDataObject;
 		this.mapsAutomatically = this.parameters[MAPPING_MODE] === MAP_AUTOMATICALLY;
@@ -136,9 +145,17 @@ export class ItemInput {
 	private resolve(raw: unknown, field: string): unknown {
 		if (typeof raw === 'string') {
 			if (raw.charAt(0) !== '=') return raw;
+			if (!this.batchTried) {
+				this.batchTried = true;
+				this.batchedValues = this.batch?.evaluate(this.context, this.itemIndex);
+			}
+			if (this.batchedValues instanceof Map && this.batchedValues.has(raw)) {
+				return this.batchedValues.get(raw);
+			}
 			try {
 				return this.context.evaluateExpression(raw.slice(1), this.itemIndex);
 			} catch (error) {
+				this.someExpressionFailed = true;
 				this.problem(field, `its expression failed: ${(error as Error).message}`);
 				return UNREADABLE;
 			}
@@ -156,6 +173,11 @@ export class ItemInput {
 			return resolved;
 		}
 		return raw;
+	}
+
+	/** Tells the run's expression batch how this item went (see ExpressionBatch.settle). */
+	settle(): void {
+		this.batch?.settle(this.batchedValues === 'failed', this.someExpressionFailed);
 	}
 
 	/** A trimmed non-empty text (numbers are read as text). */
