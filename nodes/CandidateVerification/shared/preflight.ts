@@ -54,6 +54,9 @@ export interface RunState {
 	/** Settles once the last item's preSend has been called (see `afterLastItemStarted`). */
 	allItemsStarted: Promise<void>;
 	lastItemStarted: () => void;
+	lastItemHasStarted: boolean;
+	/** Settles once RoutingNode's synchronous loop (no batching) has given the event loop back. */
+	loopEnded: Promise<void>;
 }
 
 /**
@@ -154,6 +157,8 @@ function checkAllItems(context: IExecuteSingleFunctions, build: RequestBuilder):
 		settled: 0,
 		allItemsStarted,
 		lastItemStarted,
+		lastItemHasStarted: false,
+		loopEnded: sleep(0),
 	};
 }
 
@@ -167,16 +172,22 @@ function batchingPauses(context: IExecuteSingleFunctions, itemCount: number): nu
 }
 
 /**
- * RoutingNode collects the items' promises with Promise.allSettled only after its loop ends.
- * Without batching that loop is synchronous, so a rejection is always handled; with batching it
- * pauses between batches, and an item rejecting during a pause would be an unhandled rejection.
- * Items that fail the check then reject once the last item has started; the timer only guards
- * against a last item RoutingNode itself fails before its preSend.
+ * Whether RoutingNode started every item's request. It collects the items' promises with
+ * Promise.allSettled only after its loop; when it fails an item itself (an error of its own in
+ * the loop) and the node stops on errors, it throws at once and never collects them: the items
+ * already started must then neither send (half a batch) nor reject (an unhandled rejection).
+ * Without batching the loop is synchronous, so a zero timer after it tells; with batching it
+ * pauses between batches, so items failing the check wait for the last item (bounded, in case
+ * RoutingNode fails that one before its preSend).
  */
-async function afterLastItemStarted(context: IExecuteSingleFunctions, run: RunState) {
+async function everyItemStarted(
+	context: IExecuteSingleFunctions,
+	run: RunState,
+	batching: boolean,
+): Promise<boolean> {
 	const pauses = batchingPauses(context, run.items.length);
-	if (pauses === 0) return;
-	await Promise.race([run.allItemsStarted, sleep(pauses + 5_000)]);
+	await (batching ? Promise.race([run.allItemsStarted, sleep(pauses + 5_000)]) : run.loopEnded);
+	return run.lastItemHasStarted || context.continueOnFail();
 }
 
 function fillPath(url: string, parameters: Record<string, string> = {}): string {
@@ -216,13 +227,19 @@ export function checkItemsThenPrepare(build: RequestBuilder): PreSendAction {
 			run = checkAllItems(this, build);
 			runs.set(key, run);
 		}
-		if (this.getItemIndex() >= run.items.length - 1) run.lastItemStarted();
+		if (this.getItemIndex() >= run.items.length - 1) {
+			run.lastItemHasStarted = true;
+			run.lastItemStarted();
+		}
 		const prepared = run.items[this.getItemIndex()];
 		const error = this.continueOnFail() ? prepared?.error : (run.allItemsError ?? prepared?.error);
-		if (error) {
-			await afterLastItemStarted(this, run);
-			throw error;
+		// With batching, valid items go as their batch starts (that is what batching is for).
+		const batching = batchingPauses(this, run.items.length) > 0;
+		if ((error || !batching) && !(await everyItemStarted(this, run, batching))) {
+			// The run has already failed in n8n's own loop: nothing to send, and no one to tell.
+			return await new Promise<never>(() => {});
 		}
+		if (error) throw error;
 		const request = prepared?.request ?? {};
 
 		requestOptions.baseURL = baseUrlFromCredentials(await runCredentials(this));

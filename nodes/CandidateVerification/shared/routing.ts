@@ -12,8 +12,10 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
 import { CREDENTIAL_TYPE } from './constants';
-import { assertSuccessfulResponse, networkError } from './errors';
+import { assertSuccessfulResponse } from './errors';
 import {
 	checkItemsThenPrepare,
 	preparedRequest,
@@ -23,6 +25,7 @@ import {
 	type RequestBuilder,
 	type RunState,
 } from './preflight';
+import { authenticatedRequest } from './transport';
 
 /** Turns the service's full response into the output items of one input item. */
 type ResponseHandler = (
@@ -91,19 +94,13 @@ function sendOnce(
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		const run = runStateOf(this);
 		const tracked = acceptedId && run && !this.continueOnFail() ? run : undefined;
-		const options = { ...requestData.options, returnFullResponse: true } as IHttpRequestOptions;
 		try {
-			let response: IN8nHttpFullResponse;
-			try {
-				response = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					CREDENTIAL_TYPE,
-					options,
-					{ credentialsDecrypted: runCredentialsDecrypted(this, await runCredentials(this)) },
-				)) as IN8nHttpFullResponse;
-			} catch (caught) {
-				throw networkError(this.getNode(), operationLabel, caught, options);
-			}
+			const response = await authenticatedRequest.call(
+				this,
+				operationLabel,
+				requestData.options as IHttpRequestOptions,
+				runCredentialsDecrypted(this, await runCredentials(this)),
+			);
 			const items = await postReceive.call(
 				this,
 				[{ json: response.body as IDataObject }],
@@ -114,12 +111,13 @@ function sendOnce(
 				tracked.accepted.push({ itemIndex: this.getItemIndex(), id: String(id) });
 			}
 			return items;
-		} catch (error) {
+		} catch (caught) {
+			const error =
+				caught instanceof NodeApiError || caught instanceof NodeOperationError
+					? caught
+					: new NodeOperationError(this.getNode(), caught as Error);
 			if (tracked) {
-				const failure = {
-					error: error as { description?: string | null },
-					description: String((error as { description?: string }).description ?? ''),
-				};
+				const failure = { error, description: String(error.description ?? '') };
 				tracked.failures.push(failure);
 				describeAccepted(tracked, [failure]);
 			}

@@ -1,5 +1,6 @@
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHookFunctions,
@@ -55,15 +56,30 @@ export async function serviceRequest(
 		headers: { Accept: 'application/json' },
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
 	};
-	let response: IN8nHttpFullResponse;
+	const response = await authenticatedRequest.call(this, operationLabel, options);
+	return assertSuccessfulResponse(this.getNode(), operationLabel, response);
+}
+
+/**
+ * The full response of one request with the credential applied by n8n; a failure to get any
+ * answer (reset, timeout, refused) becomes an error that names the operation and the service.
+ * `credentialsDecrypted`: the credential already read for this run, so n8n does not read and
+ * decrypt it again for this request.
+ */
+export async function authenticatedRequest(
+	this: RequestContext,
+	operationLabel: string,
+	options: IHttpRequestOptions,
+	credentialsDecrypted?: ICredentialsDecrypted,
+): Promise<IN8nHttpFullResponse> {
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
+		return (await this.helpers.httpRequestWithAuthentication.call(
 			this,
 			CREDENTIAL_TYPE,
-			options,
+			{ ...options, returnFullResponse: true },
+			credentialsDecrypted && { credentialsDecrypted },
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		throw networkError(this.getNode(), operationLabel, error, options);
 	}
-	return assertSuccessfulResponse(this.getNode(), operationLabel, response);
 }

@@ -1,0 +1,188 @@
+import { ExecuteSingleContext } from 'n8n-core';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { ExpressionBatch } from '../../nodes/CandidateVerification/shared/expressions';
+import { ItemInput } from '../../nodes/CandidateVerification/shared/validation';
+
+import { TEST_API_KEY, TestCredentialsHelper } from '../harness/credentials-helper';
+import { runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+/**
+ * Work a bulk run must do once per run or once per item, not once per field or per request
+ * (issue 11: n8n's routing engine decrypted the credential for every item's request, and the
+ * all-items check evaluated every field's expression on its own).
+ */
+const FORM_ID = '65f1c0ffee0000000000abcd';
+const PATH = `/verification/api/1.0/ekyc-forms/${FORM_ID}/diy-candidate`;
+
+const mappedByExpressions = {
+	resource: 'profile',
+	operation: 'create',
+	formId: FORM_ID,
+	name: '={{ $json.name }}',
+	gender: '={{ $json.gender }}',
+	additionalFields: {
+		// A comment ends at its line: the batch must not swallow the fields after it.
+		mobile: '={{ $json.mobile // as typed in the sheet }}',
+		email: '={{ $json.email }}',
+		dob: '={{ DateTime.fromISO($json.dob) }}',
+		fatherName: "={{ $json.fatherName ?? '' }}",
+	},
+};
+
+const row = (i: number) => ({
+	proxyHost: '' as string | undefined,
+	name: `Candidate ${i}`,
+	gender: 'female',
+	mobile: `+91 98765 ${String(10000 + i)}`,
+	email: `c${i}@example.com`,
+	dob: '1994-05-17',
+	fatherName: `Father ${i}`,
+});
+
+async function run(count: number) {
+	const { scope, requests } = mockService();
+	scope
+		.post(PATH)
+		.times(count)
+		.reply(200, () => success({ transactionId: `TXN-${requests.length}` }));
+	const getDecrypted = jest.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
+	const evaluate = jest.spyOn(ExecuteSingleContext.prototype, 'evaluateExpression');
+	try {
+		const result = await runActionNode({
+			items: Array.from({ length: count }, (_, i) => row(i)),
+			parameters: mappedByExpressions,
+		});
+		return {
+			result,
+			requests,
+			credentialReads: getDecrypted.mock.calls.length,
+			evaluations: evaluate.mock.calls.length,
+		};
+	} finally {
+		getDecrypted.mockRestore();
+		evaluate.mockRestore();
+	}
+}
+
+describe('Per-run and per-item work of a bulk run', () => {
+	enableMockedNetwork();
+
+	it('reads the credential a fixed number of times per run, whatever the item count, and authenticates every request', async () => {
+		const two = await run(2);
+		const six = await run(6);
+
+		expect(six.result.error).toBeUndefined();
+		expect(six.requests).toHaveLength(6);
+		for (const request of six.requests) expect(request.headers['x-api-key']).toBe(TEST_API_KEY);
+		expect(six.credentialReads).toBe(two.credentialReads);
+		expect(six.credentialReads).toBeLessThanOrEqual(2);
+	});
+
+	it("evaluates an item's mapped fields with one expression evaluation in the all-items check, with the same values", async () => {
+		const { result, requests, evaluations } = await run(3);
+
+		expect(result.error).toBeUndefined();
+		expect(evaluations).toBe(3);
+		expect(requests.map((request) => request.body)).toEqual(
+			[0, 1, 2].map((i) => ({
+				name: `Candidate ${i}`,
+				gender: 'Female',
+				mobile: `+919876510${String(i).padStart(3, '0')}`,
+				email: `c${i}@example.com`,
+				verificationFields: { dob: '17-05-1994', fatherName: `Father ${i}` },
+			})),
+		);
+	});
+
+	it('an expression failing for one item: nothing is sent, the run fails with that error, no promise is left to reject unhandled', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(PATH)
+			.times(2)
+			.reply(200, success({ transactionId: 'TXN-1' }));
+		const unhandled: unknown[] = [];
+		const onUnhandled = (reason: unknown) => unhandled.push(reason);
+		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published
+		process.on('unhandledRejection', onUnhandled);
+		try {
+			const result = await runActionNode({
+				items: [row(0), { ...row(1), email: null }],
+				parameters: {
+					...mappedByExpressions,
+					additionalFields: {
+						...mappedByExpressions.additionalFields,
+						// Throws for item 1 only: its email is empty and the node it falls back to does not exist.
+						email: "={{ $json.email ?? $('No such node').item.json.email }}",
+					},
+				},
+			});
+			await sleep(50);
+
+			expect(requests).toHaveLength(0);
+			expect(result.error?.message).toBe("Referenced node doesn't exist");
+			expect(unhandled).toEqual([]);
+		} finally {
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published
+			process.off('unhandledRejection', onUnhandled);
+		}
+	});
+
+	it("an item n8n's own loop fails (a setting the check does not read) stops the run before any item is sent", async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(PATH)
+			.times(3)
+			.reply(200, success({ transactionId: 'TXN-1' }));
+
+		const result = await runActionNode({
+			items: [row(0), row(1), { ...row(2), proxyHost: undefined }],
+			parameters: {
+				resource: 'profile',
+				operation: 'create',
+				formId: FORM_ID,
+				mappingMode: 'autoMapInputData',
+				// n8n's routing engine resolves this per item; it throws for item 2 only.
+				requestOptions: { proxy: "={{ $json.proxyHost ?? $('No such node').item.json.x }}" },
+			},
+		});
+		await sleep(50);
+
+		expect(result.error?.message).toBe("Referenced node doesn't exist");
+		expect(requests).toHaveLength(0);
+	});
+
+	it("names the field whose expression fails when the item's combined evaluation fails", () => {
+		const parameters = {
+			name: '={{ $json.name }}',
+			additionalFields: { email: '={{ $json.email.address }}' },
+		};
+		const evaluated: string[] = [];
+		const context = {
+			getNode: () => ({ parameters }),
+			evaluateExpression: (expression: string) => {
+				evaluated.push(expression);
+				if (expression.includes('email')) throw new Error('no email here');
+				return 'Asha';
+			},
+		} as unknown as IExecuteSingleFunctions;
+		const input = new ItemInput(
+			context,
+			4,
+			{ json: {} },
+			'Asia/Kolkata',
+			new ExpressionBatch(parameters),
+		);
+
+		expect(input.param('name', 'Candidate Name')).toBe('Asha');
+		expect(input.param('additionalFields.email', 'Email')).toBeUndefined();
+		expect(input.problems).toEqual([
+			{ itemIndex: 4, field: 'Email', text: 'its expression failed: no email here' },
+		]);
+		// The combined evaluation first, then each field alone.
+		expect(evaluated).toHaveLength(3);
+		expect(evaluated[0]).toMatch(/^\{\{ \[/);
+	});
+});
