@@ -25,6 +25,8 @@ export interface RunOptions {
 	items?: IDataObject[];
 	parameters: INodeParameters;
 	continueOnFail?: boolean;
+	/** Settings → Execute Once: n8n runs the node on the first item only. */
+	executeOnce?: boolean;
 	credentials?: ICredentialDataDecryptedObject;
 	/** The workflow's time zone (Settings → Timezone); n8n's default when not given. */
 	timezone?: string;
@@ -65,6 +67,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			parameters: options.parameters,
 			credentials: { candidateVerificationApi: { id: 'cred-1', name: 'Candidate Verification' } },
 			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+			...(options.executeOnce ? { executeOnce: true } : {}),
 		},
 	];
 	const workflow = new Workflow({

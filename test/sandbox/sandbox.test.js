@@ -785,15 +785,18 @@ describe('benchmark options: latency, concurrency, generated file', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(495);
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
 		// All five were held by the latency at the same time.
-		expect(await concurrency()).toEqual({ inFlight: 0, maxInFlight: 5, requests: 5 });
-		expect(sandbox.concurrency()).toEqual({ inFlight: 0, maxInFlight: 5, requests: 5 });
+		expect(await concurrency()).toEqual({ inFlight: 0, maxInFlight: 5, requests: 5, connections: 5 });
+		expect(sandbox.concurrency()).toEqual({ inFlight: 0, maxInFlight: 5, requests: 5, connections: 5 });
 	});
 
-	test('without latency sequential requests never overlap; DELETE /__sandbox/concurrency resets the counters', async () => {
+	test('without latency sequential requests never overlap; connections are counted once each; DELETE /__sandbox/concurrency resets the counters', async () => {
+		// fetch keeps the connection alive: two requests, one connection; Connection: close opens a new one.
 		await call('GET', `${V}/purposes`);
 		await call('GET', `${V}/purposes`);
-		expect(await concurrency()).toEqual({ inFlight: 0, maxInFlight: 1, requests: 2 });
-		expect((await call('DELETE', '/__sandbox/concurrency', { apiKey: null })).json).toEqual({ inFlight: 0, maxInFlight: 0, requests: 0 });
+		await call('GET', `${V}/purposes`, { headers: { connection: 'close' } });
+		await call('GET', `${V}/purposes`);
+		expect(await concurrency()).toEqual({ inFlight: 0, maxInFlight: 1, requests: 4, connections: 2 });
+		expect((await call('DELETE', '/__sandbox/concurrency', { apiKey: null })).json).toEqual({ inFlight: 0, maxInFlight: 0, requests: 0, connections: 0 });
 	});
 
 	test('generatedFileBytes: a 300 MiB private file streamed on download, never held in memory', async () => {

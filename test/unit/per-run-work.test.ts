@@ -154,6 +154,30 @@ describe('Per-run and per-item work of a bulk run', () => {
 		expect(requests).toHaveLength(0);
 	});
 
+	it('Execute Once: the node runs, checks and sends the first item only (an invalid later item does not matter)', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(PATH)
+			.times(3)
+			.reply(200, success({ transactionId: 'TXN-1' }));
+
+		const result = await runActionNode({
+			items: [row(0), row(1), { ...row(2), email: 'not-an-email' }],
+			parameters: mappedByExpressions,
+			executeOnce: true,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(requests[0].body).toMatchObject({ name: 'Candidate 0' });
+		expect(result.items).toEqual([
+			{
+				json: { transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 0' },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
 	it("names the field whose expression fails when the item's combined evaluation fails", () => {
 		const parameters = {
 			name: '={{ $json.name }}',

@@ -75,11 +75,18 @@ function ownExecuteData(context: IExecuteSingleFunctions): IExecuteData | undefi
 	return executeData?.node?.name === context.getNode().name ? executeData : undefined;
 }
 
-/** Every input item of the run by index; only this item when the run's data is not available. */
+/**
+ * Every input item of the run by index, as RoutingNode gets them: n8n hands a node set to Execute
+ * Once only the first item (the execute data keeps them all). Only this item when the run's data
+ * is not available.
+ */
 function inputItems(context: IExecuteSingleFunctions): Array<[number, INodeExecutionData]> {
 	const data = ownExecuteData(context)?.data;
 	const all = data?.main?.[0] ?? data?.ai_tool?.[0];
-	if (all) return all.map((item, itemIndex) => [itemIndex, item]);
+	if (all) {
+		const items = context.getNode().executeOnce === true ? all.slice(0, 1) : all;
+		return items.map((item, itemIndex) => [itemIndex, item]);
+	}
 	return [[context.getItemIndex(), context.getInputData()]];
 }
 
