@@ -194,7 +194,7 @@ async function main() {
 
 	const results = [];
 	const groups = new Map();
-	for (const c of cases) {
+	for (const c of cases.filter((measured) => measured.runs > 0)) {
 		const key = `${c.op}|${c.latencyMs}|${c.count}`;
 		if (!groups.has(key)) groups.set(key, []);
 		groups.get(key).push(c);
@@ -222,6 +222,9 @@ async function main() {
 		n8nVersion: process.env.BENCH_N8N_VERSION,
 		n8nNode: process.env.BENCH_N8N_NODE,
 		benchNode: process.version,
+		binaryStore: process.env.N8N_BINARY_DATA_STORAGE_PATH?.startsWith('/dev/shm/')
+			? 'tmpfs (/dev/shm)'
+			: 'disk',
 		loadStart,
 		loadEnd: os.loadavg(),
 	};

@@ -128,7 +128,7 @@ function perItemTable(results, config) {
 	return lines.join('\n');
 }
 
-function downloadTable(results, config) {
+function downloadTable(results, config, machine) {
 	const latencyMs = config.latencies[0];
 	const node = summarize(results, 'download', 'node', latencyMs, 1);
 	const http = summarize(results, 'download', 'http', latencyMs, 1);
@@ -137,7 +137,7 @@ function downloadTable(results, config) {
 	const throughput = (ms) => `${(size / 1048576 / (ms / 1000)).toFixed(0)} MiB/s`;
 	const complete = node.runsList.every((r) => r.status === 'success' && Number(r.bytes) === size);
 	return [
-		`| File → Download, ${config.fileMiB} MiB, filesystem binary mode | HTTP Request node | This node | Ratio |`,
+		`| File → Download, ${config.fileMiB} MiB, filesystem binary mode (store on ${machine.binaryStore ?? 'disk'}) | HTTP Request node | This node | Ratio |`,
 		'|---|---|---|---|',
 		`| Time (median) | ${seconds(http.nodeMs)} | ${seconds(node.nodeMs)} | ${ratio(node.nodeMs, http.nodeMs)} |`,
 		`| Throughput (target ≥ 1.0× of HTTP Request) | ${throughput(http.nodeMs)} | ${throughput(node.nodeMs)} | **${ratio(http.nodeMs, node.nodeMs)}** |`,
@@ -179,7 +179,7 @@ function renderReport({ machine, config, results }) {
 		'',
 		manualTable(results, config),
 		'',
-		downloadTable(results, config),
+		downloadTable(results, config, machine),
 		'',
 		preflightTable(results, config),
 		'',

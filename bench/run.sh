@@ -15,6 +15,7 @@ cleanup() {
 	cv_stop "$CV_N8N_PID" 20
 	for pid in "${SANDBOX_PIDS[@]}"; do cv_stop "$pid" 5; done
 	rm -f "$RUN/credentials.json"
+	case "${BINARY_DIR:-}" in /dev/shm/cv-bench-binary.*) rm -rf "$BINARY_DIR" ;; esac
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -31,6 +32,11 @@ read -r -a PORTS <<<"$(cv_free_ports $((2 + ${#LATENCY_LIST[@]})) | tr '\n' ' ')
 cv_n8n_env "$RUN/n8n-home" "${PORTS[0]}" "${PORTS[1]}"
 # debug (BENCH_N8N_LOG_LEVEL): measure.js reads the node's own line on what its all-items check took.
 export N8N_DEFAULT_BINARY_DATA_MODE=filesystem N8N_LOG_LEVEL=${BENCH_N8N_LOG_LEVEL:-debug}
+# Both variants write each downloaded file to the binary store; on tmpfs (when there is one) the disk's
+# write-back, which varies run to run far more than the two nodes differ, stays out of the comparison.
+BINARY_DIR=${BENCH_BINARY_DIR:-}
+if [ -z "$BINARY_DIR" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then BINARY_DIR=$(mktemp -d /dev/shm/cv-bench-binary.XXXXXX); fi
+[ -n "$BINARY_DIR" ] && export N8N_BINARY_DATA_STORAGE_PATH=$BINARY_DIR
 mkdir -p "$N8N_USER_FOLDER"
 cv_install_package "$N8N_USER_FOLDER" >"$RUN/install.log" 2>&1 || fail "package install failed (see $RUN/install.log)"
 
