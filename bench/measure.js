@@ -150,7 +150,11 @@ async function runOnce(c) {
 	const finished = await waitFinished(executionId, 30 * 60_000);
 	const wallMs = performance.now() - started;
 	const probe = await stopProbe();
-	const { maxInFlight, requests, connections } = await sandboxCall(sandbox.url, 'GET', 'concurrency');
+	const { maxInFlight, requests, connections } = await sandboxCall(
+		sandbox.url,
+		'GET',
+		'concurrency',
+	);
 	const execution = await patiently(() =>
 		n8n.api('GET', `/executions/${executionId}?includeData=true`),
 	);
