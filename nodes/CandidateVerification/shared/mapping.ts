@@ -10,7 +10,7 @@ export const MAP_AUTOMATICALLY = 'autoMapInputData';
  * of a bulk run's cost in a declarative node, which resolves every expression several times per
  * item) is not involved at all.
  */
-export function mappingModeProperty(
+export function mappingModeProperties(
 	show: NonNullable<IDisplayOptions['show']>,
 	example: string,
 ): INodeProperties[] {

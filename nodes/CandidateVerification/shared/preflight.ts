@@ -51,7 +51,7 @@ export interface RunState {
 	/** Failures whose description lists what was accepted; refreshed as the last items settle. */
 	failures: Array<{ error: { description?: string | null }; description: string }>;
 	settled: number;
-	/** Settles once the last item's preSend has been called (see `afterLastItemStarted`). */
+	/** Settles once the last item's preSend has been called (see `everyItemStarted`). */
 	allItemsStarted: Promise<void>;
 	lastItemStarted: () => void;
 	lastItemHasStarted: boolean;

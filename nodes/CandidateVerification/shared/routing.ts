@@ -11,7 +11,6 @@ import type {
 	IHttpRequestOptions,
 	PreSendAction,
 } from 'n8n-workflow';
-
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ACTIONS } from '../../shared/actions';
 import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../shared/dates';
-import { mappedField, mappingModeProperty } from '../../shared/mapping';
+import { mappedField, mappingModeProperties } from '../../shared/mapping';
 import type { PreparedRequest } from '../../shared/preflight';
 import { serviceRouting } from '../../shared/routing';
 import { describe, isEmail, type ItemInput } from '../../shared/validation';
@@ -67,7 +67,7 @@ export const profileCreateDescription: INodeProperties[] = [
 		description: 'The _ID of the form the candidate is added to (output of Form → Create)',
 		displayOptions: { show: showOnlyForProfileCreate },
 	},
-	...mappingModeProperty(showOnlyForProfileCreate, 'Candidate Name or name, Date of Birth or dob'),
+	...mappingModeProperties(showOnlyForProfileCreate, 'Candidate Name or name, Date of Birth or dob'),
 	mappedField({
 		displayName: 'Candidate Name',
 		name: 'name',

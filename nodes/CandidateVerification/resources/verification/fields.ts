@@ -5,7 +5,7 @@ import {
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
 } from '../../shared/constants';
-import { mappedField, mappingModeProperty } from '../../shared/mapping';
+import { mappedField, mappingModeProperties } from '../../shared/mapping';
 import { dataExample } from './examples';
 
 const POLICE_CHECKS = [POLICE_VERIFICATION, POLICE_CLEARANCE_CERTIFICATE];
@@ -102,7 +102,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 			'The check to submit data for, one of the checks of the candidate’s form. Employment, credit, criminal, police, 10th and 12th education have typed fields; every other check takes its data as JSON.',
 		displayOptions: { show: { resource: ['verification'], operation: ['submit'] } },
 	},
-	...mappingModeProperty(
+	...mappingModeProperties(
 		{ resource: ['verification'], operation: ['submit'] },
 		'Transaction ID or transactionId, Employer Name or employerName',
 	),
