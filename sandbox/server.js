@@ -217,7 +217,9 @@ function createSandbox(options = {}) {
 	function listen(port = 0, host = '127.0.0.1') {
 		return new Promise((resolve, reject) => {
 			server.once('error', reject);
-			server.listen(port, host, () => {
+			// A bulk run opens a connection per request, all at once (as n8n's HTTP Request node does too);
+			// a backlog above Node's default 511 keeps a busy machine from dropping the burst's handshakes.
+			server.listen({ port, host, backlog: 4096 }, () => {
 				server.off('error', reject);
 				const address = server.address();
 				baseUrl = publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : `http://${urlHost(address.address)}:${address.port}`;
