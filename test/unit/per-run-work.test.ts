@@ -42,6 +42,16 @@ const row = (i: number) => ({
 	fatherName: `Father ${i}`,
 });
 
+/** Interceptors for `count` Profile → Create requests, so any request that leaves is recorded. */
+function interceptCreates(count: number) {
+	const { scope, requests } = mockService();
+	scope
+		.post(PATH)
+		.times(count)
+		.reply(200, success({ transactionId: 'TXN-1' }));
+	return requests;
+}
+
 async function run(count: number) {
 	const { scope, requests } = mockService();
 	scope
@@ -98,11 +108,7 @@ describe('Per-run and per-item work of a bulk run', () => {
 	});
 
 	it('an expression failing for one item: nothing is sent, the run fails with that error, no promise is left to reject unhandled', async () => {
-		const { scope, requests } = mockService();
-		scope
-			.post(PATH)
-			.times(2)
-			.reply(200, success({ transactionId: 'TXN-1' }));
+		const requests = interceptCreates(2);
 		const unhandled: unknown[] = [];
 		const onUnhandled = (reason: unknown) => unhandled.push(reason);
 		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published
@@ -131,11 +137,7 @@ describe('Per-run and per-item work of a bulk run', () => {
 	});
 
 	it("an item n8n's own loop fails (a setting the check does not read) stops the run before any item is sent", async () => {
-		const { scope, requests } = mockService();
-		scope
-			.post(PATH)
-			.times(3)
-			.reply(200, success({ transactionId: 'TXN-1' }));
+		const requests = interceptCreates(3);
 
 		const result = await runActionNode({
 			items: [row(0), row(1), { ...row(2), proxyHost: undefined }],
@@ -155,11 +157,7 @@ describe('Per-run and per-item work of a bulk run', () => {
 	});
 
 	it('Execute Once: the node runs, checks and sends the first item only (an invalid later item does not matter)', async () => {
-		const { scope, requests } = mockService();
-		scope
-			.post(PATH)
-			.times(3)
-			.reply(200, success({ transactionId: 'TXN-1' }));
+		const requests = interceptCreates(3);
 
 		const result = await runActionNode({
 			items: [row(0), row(1), { ...row(2), email: 'not-an-email' }],
