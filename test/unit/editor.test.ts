@@ -2,7 +2,7 @@ import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow'
 import { Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
-import { ACTIONS } from '../../nodes/CandidateVerification/shared/actions';
+import { ACTIONS } from '../../nodes/CandidateVerification/helpers/actions';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 
 const { description } = new CandidateVerification();
