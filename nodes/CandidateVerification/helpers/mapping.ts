@@ -6,9 +6,7 @@ export const MAP_AUTOMATICALLY = 'autoMapInputData';
 
 /**
  * Mapping Mode, as Google Sheets and Airtable offer it. Map Automatically reads each field from the
- * input item's column of the same name: no expression per field, so n8n's expression engine (most
- * of a bulk run's cost in a declarative node, which resolves every expression several times per
- * item) is not involved at all.
+ * input item's column of the same name: nothing to map by hand, and no expression to evaluate.
  */
 export function mappingModeProperties(
 	show: NonNullable<IDisplayOptions['show']>,
@@ -31,7 +29,7 @@ export function mappingModeProperties(
 					name: 'Map Automatically',
 					value: MAP_AUTOMATICALLY,
 					description:
-						'Read each field from the input column of the same name; the fastest for bulk runs (no expression per field)',
+						'Read each field from the input column of the same name: nothing to map by hand',
 				},
 			],
 			description: 'How the fields get their values',

@@ -82,8 +82,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 		placeholder: 'e.g. TXN1a2b3c4d',
 		description:
 			'The candidate’s transaction ID, returned by Profile → Create (e.g. its transactionId output field)',
-		// Declared once for Submit and the Transaction operations: n8n's routing engine resolves
-		// every declaration of a parameter name for every item.
+		// One declaration for Submit and the Transaction operations: the value stays when the
+		// operation is switched.
 		displayOptions: {
 			show: {
 				resource: ['verification', 'transaction'],
