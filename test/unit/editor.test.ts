@@ -171,7 +171,7 @@ describe('Settings → Request Options (declared by the node, at the paths n8n g
 		const batch = (options[0].options as Array<{ name: string; values: INodeProperties[] }>)[0];
 		expect(batch.name).toBe('batch');
 		expect(batch.values.map((value) => value.name)).toEqual(['batchSize', 'batchInterval']);
-		expect(options.find((option) => option.name === 'maxConcurrentRequests')?.default).toBe(20);
+		expect(options.find((option) => option.name === 'maxConcurrentRequests')?.default).toBe(50);
 	});
 
 	it('n8n adds no second Request Options collection: the node has its own execute()', () => {

@@ -323,20 +323,20 @@ describe('Request Options → Max Concurrent Requests', () => {
 	it.each([
 		[{ maxConcurrentRequests: 3 }, 3],
 		[{ maxConcurrentRequests: '={{ 2 }}' }, 2],
-		[{}, 20],
+		[{}, 50],
 	] as Array<[INodeParameters, number]>)(
 		'with %j at most %i requests are in flight, and at times that many',
 		async (requestOptions, limit) => {
 			const service = await countingService();
 			try {
 				const result = await runActionNode({
-					items: rows(30),
+					items: rows(60),
 					parameters: { ...createProfile, requestOptions },
 					credentials: service.credentials,
 				});
 
 				expect(result.error).toBeUndefined();
-				expect(result.items).toHaveLength(30);
+				expect(result.items).toHaveLength(60);
 				expect(service.most()).toBe(limit);
 			} finally {
 				await service.close();
