@@ -1,6 +1,6 @@
 import { ExecuteContext } from 'n8n-core';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { Expression, sleep } from 'n8n-workflow';
 
 import { ExpressionBatch } from '../../nodes/CandidateVerification/engine/expressions';
 import { ItemInput } from '../../nodes/CandidateVerification/engine/itemInput';
@@ -60,6 +60,8 @@ async function run(count: number) {
 		.reply(200, () => success({ transactionId: `TXN-${requests.length}` }));
 	const getDecrypted = jest.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
 	const evaluate = jest.spyOn(ExecuteContext.prototype, 'evaluateExpression');
+	// Every expression n8n evaluates for any node goes through here, whoever asks for it.
+	const engine = jest.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
 	try {
 		const result = await runActionNode({
 			items: Array.from({ length: count }, (_, i) => row(i)),
@@ -70,10 +72,13 @@ async function run(count: number) {
 			requests,
 			credentialReads: getDecrypted.mock.calls.length,
 			evaluations: evaluate.mock.calls.length,
+			engineEvaluations: engine.mock.calls.filter(([value]) => String(value).startsWith('='))
+				.length,
 		};
 	} finally {
 		getDecrypted.mockRestore();
 		evaluate.mockRestore();
+		engine.mockRestore();
 	}
 }
 
@@ -105,6 +110,14 @@ describe('Per-run and per-item work of a bulk run', () => {
 				verificationFields: { dob: '17-05-1994', fatherName: `Father ${i}` },
 			})),
 		);
+	});
+
+	it("n8n's expression engine evaluates once per item: every further item costs exactly one evaluation of its 6 mapped fields", async () => {
+		const two = await run(2);
+		const six = await run(6);
+
+		expect(six.result.error).toBeUndefined();
+		expect(six.engineEvaluations - two.engineEvaluations).toBe(4);
 	});
 
 	it('an expression failing for one item: nothing is sent, the run fails with that error, no promise is left to reject unhandled', async () => {
