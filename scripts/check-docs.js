@@ -121,7 +121,7 @@ const isExternal = (target) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.sta
 /** The markdown pages checked: README.md and docs/*.md. */
 function pagesOf(root) {
 	const docs = path.join(root, 'docs');
-	const pages = ['README.md'];
+	const pages = ['README.md', 'CONTRIBUTING.md'];
 	if (fs.existsSync(docs)) {
 		pages.push(
 			...fs

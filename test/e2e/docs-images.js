@@ -187,6 +187,28 @@ class Shots {
 		});
 	}
 
+	/** The node panel, down to the lowest text of its three columns (no empty space below). */
+	async ndvClip() {
+		return this.page.locator('[data-test-id="ndv"]').evaluate((ndv) => {
+			const box = ndv.getBoundingClientRect();
+			const texts = [...ndv.querySelectorAll('*')].filter(
+				(element) =>
+					!element.closest('[data-test-id="node-feature-request"]') &&
+					[...element.childNodes].some(
+						(child) => child.nodeType === 3 && child.textContent.trim(),
+					) &&
+					element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+			);
+			const bottom = Math.max(...texts.map((element) => element.getBoundingClientRect().bottom));
+			return {
+				x: box.x,
+				y: box.y,
+				width: box.width,
+				height: Math.min(box.bottom, bottom + 32) - box.y,
+			};
+		});
+	}
+
 	/** The output panel from its header down to `last` (a locator inside it). */
 	async outputClip(last) {
 		const panel = await this.page.locator('[data-test-id="output-panel"]').boundingBox();
@@ -288,7 +310,7 @@ async function main() {
 					.inputValue();
 				assert.equal(mode, 'Map Automatically');
 				await shots.hideChrome();
-				return shots.element('profile-create-run.png', page.locator('[data-test-id="ndv"]'));
+				return shots.clip('profile-create-run.png', await shots.ndvClip());
 			},
 		);
 		await step('the credential dialog', async () => {
