@@ -13,9 +13,9 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
+const { launchChromium, signIn } = require('./chromium');
 const { E2E_OWNER } = require('./package-under-test');
 const { createReport } = require('./report');
 
@@ -23,17 +23,6 @@ const N8N_URL = process.env.CV_N8N_URL;
 const OUT = process.env.CV_DOCS_IMAGES_DIR;
 const CHROMIUM = process.env.CV_CHROMIUM || '/usr/bin/chromium';
 const LIMIT = 200 * 1024;
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--disable-dev-shm-usage',
-];
 // Floating editor chrome that would sit on top of a cropped picture.
 const HIDDEN = [
 	'.el-notification',
@@ -56,18 +45,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 class Shots {
 	constructor(page) {
 		this.page = page;
-	}
-
-	async signIn() {
-		const { page } = this;
-		await page.goto(`${N8N_URL}/signin`, { waitUntil: 'domcontentloaded' });
-		await page
-			.locator('input[type="email"], input[name="emailOrLdapLoginId"]')
-			.first()
-			.fill(E2E_OWNER.email);
-		await page.locator('input[type="password"]').first().fill(E2E_OWNER.password);
-		await page.keyboard.press('Enter');
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
 	}
 
 	async hideChrome() {
@@ -248,24 +225,6 @@ class Shots {
 	}
 }
 
-async function launch() {
-	const { chromium } = require('playwright-core');
-	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-docs-chromium-'));
-	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
-		headless: true,
-		viewport: { width: 1440, height: 900 },
-		deviceScaleFactor: 1,
-		colorScheme: 'light',
-		args: CHROMIUM_FLAGS,
-	});
-	const close = async () => {
-		await context.close().catch(() => {});
-		fs.rmSync(userDataDir, { recursive: true, force: true });
-	};
-	return { page: context.pages()[0] || (await context.newPage()), close };
-}
-
 async function main() {
 	const unavailable =
 		process.env.CV_CHROMIUM_SKIP || (fs.existsSync(CHROMIUM) ? '' : `no Chromium at ${CHROMIUM}`);
@@ -278,7 +237,10 @@ async function main() {
 	for (const name of fs.readdirSync(OUT).filter((file) => file.endsWith('.png')))
 		fs.rmSync(path.join(OUT, name));
 
-	const { page, close } = await launch();
+	const { page, close } = await launchChromium(CHROMIUM, {
+		deviceScaleFactor: 1,
+		colorScheme: 'light',
+	});
 	const shots = new Shots(page);
 	const step = (name, fn) =>
 		report.step(`picture: ${name}`, async () => {
@@ -293,7 +255,7 @@ async function main() {
 			}
 		});
 	try {
-		if (!(await step('the owner signs in', () => shots.signIn()))) return;
+		if (!(await step('the owner signs in', () => signIn(page, N8N_URL, E2E_OWNER)))) return;
 
 		await step('the sheet-rows example on the canvas', async () => {
 			await shots.openWorkflow('cvExampleSheetRows');
