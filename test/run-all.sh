@@ -13,6 +13,9 @@ source test/counting.sh
 check build npm run --silent build
 # n8n-node lint (counted once, there), n8n's scanner on source and tarball, the tarball, the workflows
 suite package-checks node scripts/check-package.js
+# the docs: links, images, anchors, the README's commands (scripts/check-docs.js), and its self-test
+suite docs node scripts/check-docs.js
+suite docs-checker-self-test node scripts/check-docs.js --self-test
 check type-check-tests npx --no-install tsc -p tsconfig.test.json
 jest_suite unit-tests
 

@@ -19,9 +19,9 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
+const { launchChromium, signIn } = require('./chromium');
 const { N8nClient } = require('./n8n-client');
 const {
 	ROOT,
@@ -37,18 +37,6 @@ const CHROMIUM = process.env.CV_CHROMIUM || '/usr/bin/chromium';
 const EXAMPLE_WORKFLOWS = ['cvExampleActions', 'cvExampleTrigger'];
 const PACKAGE_NODE = /^n8n-nodes-candidate-verification\./;
 const FETCH_ERRORS = ['Error fetching options', 'Could not load list'];
-// Without the background-networking flags Chromium's own connections are refused on a closed network.
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--disable-dev-shm-usage',
-];
 
 /**
  * Console errors that are n8n's own and not this package's. Everything else fails the panel.
@@ -118,14 +106,7 @@ class Editor {
 	}
 
 	async signIn() {
-		await this.page.goto(`${N8N_URL}/signin`, { waitUntil: 'domcontentloaded' });
-		await this.page
-			.locator('input[type="email"], input[name="emailOrLdapLoginId"]')
-			.first()
-			.fill(E2E_OWNER.email);
-		await this.page.locator('input[type="password"]').first().fill(E2E_OWNER.password);
-		await this.page.keyboard.press('Enter');
-		await this.page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
+		await signIn(this.page, N8N_URL, E2E_OWNER);
 		// The sign-in page's own "who am I" probe answers 401 by design: record from here on.
 		this.recording = true;
 	}
@@ -218,22 +199,6 @@ async function makeMostRecent(client, credentialId) {
 		`/credentials/${credentialId}?includeData=true`,
 	);
 	await client.rest('PATCH', `/credentials/${credentialId}`, { name, type, data });
-}
-
-async function launch() {
-	const { chromium } = require('playwright-core');
-	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-e2e-chromium-'));
-	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
-		headless: true,
-		viewport: { width: 1440, height: 900 },
-		args: CHROMIUM_FLAGS,
-	});
-	const close = async () => {
-		await context.close().catch(() => {});
-		fs.rmSync(userDataDir, { recursive: true, force: true });
-	};
-	return { page: context.pages()[0] || (await context.newPage()), close };
 }
 
 async function freshNodeChecks(editor, operations) {
@@ -351,7 +316,7 @@ async function main() {
 	await makeMostRecent(client, SANDBOX_CREDENTIAL.id);
 	const operations = describedOperations();
 
-	const { page, close } = await launch();
+	const { page, close } = await launchChromium(CHROMIUM);
 	const editor = new Editor(page);
 	try {
 		const signedIn = await editor.step('editor: the owner signs in', async () => {

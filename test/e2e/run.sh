@@ -135,6 +135,13 @@ fi
 CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SHOTS_DIR=$CV_ROOT/.e2e/shots CV_CHROMIUM=$CHROMIUM CV_CHROMIUM_SKIP=$CHROMIUM_SKIP \
 	run_suite browser node "$CV_E2E_HOME/browser.js"
 CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL run_suite agent node "$CV_E2E_HOME/agent.js"
+# 8. the template examples (examples-check.js) against the sandbox, then the README's pictures
+# (docs-images.js; here into the run folder, so `npm run docs:images` cannot rot)
+CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL run_suite examples node "$CV_E2E_HOME/examples-check.js"
+DOCS_IMAGES_SKIP=$CHROMIUM_SKIP
+[ "$CV_N8N_VERSION" = 2.41.1 ] || DOCS_IMAGES_SKIP="the README's pictures are of n8n 2.41.1's editor; this run is n8n $CV_N8N_VERSION"
+CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_DOCS_IMAGES_DIR=$RUN/docs-images CV_CHROMIUM=$CHROMIUM CV_CHROMIUM_SKIP=$DOCS_IMAGES_SKIP \
+	run_suite docs-images node "$CV_E2E_HOME/docs-images.js"
 echo "# total $((SECONDS - T0))s"
 
 summary

@@ -1,0 +1,388 @@
+#!/usr/bin/env node
+'use strict';
+
+// The documentation's links, checked in `npm test` (test/run-all.sh):
+// - every relative link and image of README.md and docs/*.md points at a file or folder that exists;
+// - every heading anchor linked to (`#anchor`, `page.md#anchor`) exists, with GitHub's slug rules
+//   (lower case, punctuation dropped, spaces to hyphens, a repeated heading gets -1, -2, ...);
+// - the README's two developer commands are the ones `.ci/run` and package.json run
+//   (`npm run demo` is a script; `.ci/run` runs `npm ci && npm test`);
+// - every picture under docs/images/ is a PNG under 200 KB that a page shows.
+// Usage: node scripts/check-docs.js [ROOT]      (ROOT defaults to the repository)
+//        node scripts/check-docs.js --self-test (proves it fails on broken fixtures, in a temp folder)
+// Prints `ok - ...` / `FAIL - ...` per check, then `N passed, N failed`; exits non-zero on a failure.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const IMAGE_LIMIT = 200 * 1024;
+const COMMANDS = ['npm run demo', 'npm ci && npm test'];
+
+/** GitHub's heading slug (github-slugger): lower case, punctuation removed, spaces to hyphens. */
+function slug(text) {
+	return text
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+		.replace(/ /g, '-');
+}
+
+/** The text GitHub makes an anchor of: inline markup removed, link text kept. */
+function headingText(raw) {
+	return raw
+		.replace(/\s+#+\s*$/, '')
+		.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+		.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+		.replace(/<[^>]+>/g, '')
+		.replace(/`([^`]*)`/g, '$1')
+		.replace(/(\*\*|__)(.*?)\1/g, '$2')
+		.replace(/(\*|_)(.*?)\1/g, '$2');
+}
+
+/** The page's lines, fenced code blocks blanked out, and inline code too unless keepInlineCode. */
+function proseLines(text, { keepInlineCode = false } = {}) {
+	const lines = [];
+	let fence = null;
+	for (const line of text.split('\n')) {
+		const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+		if (marker) {
+			if (!fence) fence = marker[1][0];
+			else if (marker[1][0] === fence) fence = null;
+			lines.push('');
+			continue;
+		}
+		if (fence) lines.push('');
+		else
+			lines.push(
+				keepInlineCode ? line : line.replace(/(`+)[^`]*?\1/g, (code) => ' '.repeat(code.length)),
+			);
+	}
+	return lines;
+}
+
+/** Every anchor a page offers: its headings' slugs (repeats numbered) and explicit HTML ids. */
+function anchorsOf(text) {
+	const anchors = new Set();
+	const seen = new Map();
+	const lines = proseLines(text, { keepInlineCode: true });
+	lines.forEach((line, index) => {
+		let heading = /^\s{0,3}#{1,6}\s+(.*)$/.exec(line)?.[1];
+		// Setext headings: a line underlined with === or ---.
+		if (
+			!heading &&
+			/^\s{0,3}(=+|-+)\s*$/.test(lines[index + 1] ?? '') &&
+			line.trim() &&
+			!/^\s*[-*|]/.test(line)
+		) {
+			heading = line;
+		}
+		if (heading !== undefined) {
+			const base = slug(headingText(heading));
+			const count = seen.get(base) ?? 0;
+			seen.set(base, count + 1);
+			anchors.add(count === 0 ? base : `${base}-${count}`);
+		}
+		for (const match of line.matchAll(/<a\s+(?:[^>]*\s)?(?:id|name)="([^"]+)"/g))
+			anchors.add(match[1]);
+	});
+	return anchors;
+}
+
+/** Links and images of a page: { kind, target, line }. */
+function linksOf(text) {
+	const links = [];
+	const definitions = new Map();
+	proseLines(text).forEach((line, index) => {
+		const at = index + 1;
+		const definition = /^\s{0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(\s.*)?$/.exec(line);
+		if (definition) {
+			definitions.set(definition[1].toLowerCase(), definition[2]);
+			links.push({ kind: 'link', target: definition[2], line: at });
+			return;
+		}
+		for (const match of line.matchAll(
+			/(!?)\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g,
+		)) {
+			links.push({ kind: match[1] ? 'image' : 'link', target: match[3], line: at });
+		}
+		for (const match of line.matchAll(/<img\s[^>]*src="([^"]+)"/g)) {
+			links.push({ kind: 'image', target: match[1], line: at });
+		}
+		for (const match of line.matchAll(/<a\s[^>]*href="([^"]+)"/g)) {
+			links.push({ kind: 'link', target: match[1], line: at });
+		}
+	});
+	return links;
+}
+
+const isExternal = (target) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
+
+/** The markdown pages checked: README.md and docs/*.md. */
+function pagesOf(root) {
+	const docs = path.join(root, 'docs');
+	const pages = ['README.md', 'CONTRIBUTING.md'];
+	if (fs.existsSync(docs)) {
+		pages.push(
+			...fs
+				.readdirSync(docs)
+				.filter((name) => name.endsWith('.md'))
+				.sort()
+				.map((name) => `docs/${name}`),
+		);
+	}
+	return pages.filter((page) => fs.existsSync(path.join(root, page)));
+}
+
+function linkProblems(root, page, anchorCache) {
+	const file = path.join(root, page);
+	const text = fs.readFileSync(file, 'utf8');
+	const anchors = (target) => {
+		if (!anchorCache.has(target))
+			anchorCache.set(target, anchorsOf(fs.readFileSync(target, 'utf8')));
+		return anchorCache.get(target);
+	};
+	const problems = [];
+	const counts = { links: 0, images: 0, anchors: 0 };
+	for (const { kind, target, line } of linksOf(text)) {
+		if (!target || isExternal(target)) continue;
+		counts[kind === 'image' ? 'images' : 'links'] += 1;
+		const [pathPart, anchor] = target.split('#', 2);
+		const resolved = pathPart
+			? path.resolve(path.dirname(file), decodeURIComponent(pathPart.split('?')[0]))
+			: file;
+		if (!resolved.startsWith(path.resolve(root))) {
+			problems.push(`${page}:${line}: ${kind} ${target} leaves the repository`);
+			continue;
+		}
+		if (!fs.existsSync(resolved)) {
+			problems.push(`${page}:${line}: ${kind} ${target}: no such file`);
+			continue;
+		}
+		if (anchor !== undefined) {
+			counts.anchors += 1;
+			if (!resolved.endsWith('.md') || fs.statSync(resolved).isDirectory()) continue;
+			if (!anchors(resolved).has(anchor)) {
+				problems.push(
+					`${page}:${line}: ${target}: no heading with the anchor #${anchor} in ${path.relative(root, resolved)}`,
+				);
+			}
+		}
+	}
+	return { problems, counts };
+}
+
+function commandProblems(root) {
+	const problems = [];
+	const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+	// The commands are the first lines of the README's first code block.
+	const block = /```[a-z]*\n([\s\S]*?)```/.exec(readme);
+	const shown = block
+		? block[1]
+				.split('\n')
+				.map((line) => line.replace(/\s+#.*$/, '').trim())
+				.filter(Boolean)
+		: [];
+	if (JSON.stringify(shown) !== JSON.stringify(COMMANDS)) {
+		problems.push(
+			`the README's first code block shows ${JSON.stringify(shown)}, expected ${JSON.stringify(COMMANDS)}`,
+		);
+	}
+	const readmeTop = readme.slice(
+		0,
+		readme.indexOf('\n## ') > 0 ? readme.indexOf('\n## ') : readme.length,
+	);
+	if (!/\]\(docs\/development\.md(#[^)]*)?\)/.test(readmeTop)) {
+		problems.push('the README does not link docs/development.md before its first section');
+	}
+	const ciFile = path.join(root, '.ci/run');
+	const ci = fs.existsSync(ciFile) ? fs.readFileSync(ciFile, 'utf8') : '';
+	if (!ci.split('\n').some((line) => line.trim() === 'npm ci && npm test')) {
+		problems.push('.ci/run does not run "npm ci && npm test"');
+	}
+	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+	for (const script of ['demo', 'test']) {
+		if (!pkg.scripts?.[script]) problems.push(`package.json has no "${script}" script`);
+	}
+	return problems;
+}
+
+function imageProblems(root, pages) {
+	const dir = path.join(root, 'docs/images');
+	if (!fs.existsSync(dir)) return { problems: [], count: 0 };
+	const text = pages.map((page) => fs.readFileSync(path.join(root, page), 'utf8')).join('\n');
+	const problems = [];
+	const files = fs.readdirSync(dir).filter((name) => !name.startsWith('.'));
+	for (const name of files) {
+		const file = path.join(dir, name);
+		const bytes = fs.readFileSync(file);
+		if (!name.endsWith('.png') || bytes.subarray(1, 4).toString() !== 'PNG')
+			problems.push(`docs/images/${name} is not a PNG`);
+		if (bytes.length >= IMAGE_LIMIT)
+			problems.push(`docs/images/${name} has ${Math.round(bytes.length / 1024)} KB (limit 200 KB)`);
+		if (!text.includes(`images/${name}`)) problems.push(`docs/images/${name} is shown by no page`);
+	}
+	return { problems, count: files.length };
+}
+
+/** Every check: [{ name, problems }]. */
+function checkDocs(root) {
+	const results = [];
+	const anchorCache = new Map();
+	const pages = pagesOf(root);
+	if (!pages.includes('README.md'))
+		return [{ name: 'README.md exists', problems: ['README.md is missing'] }];
+	for (const page of pages) {
+		const { problems, counts } = linkProblems(root, page, anchorCache);
+		results.push({
+			name: `${page}: ${counts.links} relative links, ${counts.images} images, ${counts.anchors} anchors resolve`,
+			problems,
+		});
+	}
+	results.push({
+		name: `the README's developer commands are the ones .ci/run and package.json run (${COMMANDS.join(', ')})`,
+		problems: commandProblems(root),
+	});
+	const images = imageProblems(root, pages);
+	results.push({
+		name: `docs/images: ${images.count} PNGs, each under 200 KB and shown by a page`,
+		problems: images.problems,
+	});
+	return results;
+}
+
+function report(results) {
+	let failed = 0;
+	for (const { name, problems } of results) {
+		if (problems.length) failed += 1;
+		console.log(`${problems.length ? 'FAIL' : 'ok'} - ${name}`);
+		for (const problem of problems) console.log(`  ${problem}`);
+	}
+	console.log(`${results.length - failed} passed, ${failed} failed`);
+	return failed === 0;
+}
+
+// ---- self-test: the checker against fixtures in a temp folder ------------------------------------
+
+const PNG = Buffer.from(
+	'89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
+	'hex',
+);
+
+function fixture(files) {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-check-docs-'));
+	const base = {
+		'package.json': JSON.stringify({
+			scripts: { demo: 'bash scripts/demo.sh', test: 'bash test/run-all.sh' },
+		}),
+		'.ci/run': '#!/usr/bin/env bash\nnpm ci && npm test\n',
+		'README.md': [
+			'# Package',
+			'',
+			'```bash',
+			'npm run demo              # a demo',
+			'npm ci && npm test        # the tests',
+			'```',
+			'Development: [docs/development.md](docs/development.md).',
+			'',
+			'## Install & set up',
+			'![Canvas](docs/images/canvas.png)',
+			'See [set-up](#install--set-up), [the trigger](docs/development.md#the-trigger-node), [again](#notes-1).',
+			'',
+			'## Notes',
+			'## Notes',
+			'```',
+			'[not a link](missing-in-code.md)',
+			'```',
+			'Inline `[code](missing.md)` is not a link.',
+		].join('\n'),
+		'docs/development.md':
+			'# Development\n\n## The `Trigger` node\n\nBack to the [README](../README.md#notes).\n',
+		'docs/images/canvas.png': PNG,
+	};
+	for (const [name, content] of Object.entries({ ...base, ...files })) {
+		if (content === null) continue;
+		fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+		fs.writeFileSync(path.join(root, name), content);
+	}
+	return root;
+}
+
+function selfTest() {
+	const cases = [
+		{
+			name: 'a clean fixture passes (links, images, anchors with GitHub slugs, repeated headings, code ignored)',
+			files: {},
+			expect: [],
+		},
+		{
+			name: 'a broken relative link fails',
+			files: { 'docs/extra.md': '# Extra\n\n[gone](./missing.md)\n' },
+			expect: [/docs\/extra\.md:3: link \.\/missing\.md: no such file/],
+		},
+		{
+			name: 'a missing image fails (and the unused picture is reported)',
+			files: { 'docs/images/canvas.png': null, 'docs/images/other.png': PNG },
+			expect: [/image docs\/images\/canvas\.png: no such file/, /other\.png is shown by no page/],
+		},
+		{
+			name: 'an anchor that no heading makes fails, in the page and in another page',
+			files: {
+				'docs/development.md':
+					'# Development\n\n[x](#no-such-heading) [y](../README.md#install-and-set-up)\n',
+			},
+			expect: [
+				/#no-such-heading/,
+				/#install-and-set-up/,
+				/docs\/development\.md#the-trigger-node: no heading/,
+			],
+		},
+		{
+			name: 'a README command that is not what .ci/run and package.json run fails',
+			files: {
+				'.ci/run': 'npm install && npm test\n',
+				'package.json': JSON.stringify({ scripts: { test: 'x' } }),
+			},
+			expect: [/\.ci\/run does not run "npm ci && npm test"/, /no "demo" script/],
+		},
+		{
+			name: 'a picture over 200 KB fails',
+			files: { 'docs/images/canvas.png': Buffer.concat([PNG, Buffer.alloc(IMAGE_LIMIT)]) },
+			expect: [/canvas\.png has \d+ KB/],
+		},
+	];
+	let passed = 0;
+	let failed = 0;
+	for (const { name, files, expect } of cases) {
+		const root = fixture(files);
+		try {
+			const problems = checkDocs(root).flatMap((result) => result.problems);
+			const missing = expect.filter(
+				(pattern) => !problems.some((problem) => pattern.test(problem)),
+			);
+			const ok = expect.length === 0 ? problems.length === 0 : missing.length === 0;
+			if (ok) passed += 1;
+			else failed += 1;
+			console.log(`${ok ? 'ok' : 'FAIL'} - self-test: ${name}`);
+			if (!ok) {
+				for (const problem of problems) console.log(`  reported: ${problem}`);
+				for (const pattern of missing) console.log(`  not reported: ${pattern}`);
+			}
+		} finally {
+			fs.rmSync(root, { recursive: true, force: true });
+		}
+	}
+	console.log(`${passed} passed, ${failed} failed`);
+	return failed === 0;
+}
+
+module.exports = { checkDocs, slug, anchorsOf, linksOf };
+
+if (require.main === module) {
+	const argument = process.argv[2];
+	const ok =
+		argument === '--self-test'
+			? selfTest()
+			: report(checkDocs(path.resolve(argument || path.join(__dirname, '..'))));
+	process.exitCode = ok ? 0 : 1;
+}
