@@ -166,19 +166,7 @@ async function main() {
 		},
 	);
 
-	// The declarative engine (before issue 17) outputs the items it refuses without pairedItem, so a
-	// fix-up branch cannot read the row they came from; a node with its own execute() must pair them.
-	const { CandidateVerification } = require(
-		path.join(ROOT, 'dist/nodes/CandidateVerification/CandidateVerification.node.js'),
-	);
-	const pairsErrors = typeof new CandidateVerification().execute === 'function';
-	const unpaired = /Paired item data for item from node 'Create Profile' is unavailable/;
-	if (sheetRun && !pairsErrors && unpaired.test(failure(sheetRun) || '')) {
-		report.skip(
-			'sheet rows → candidates: refused rows on the error output, named in Rows to Fix',
-			"this build runs on n8n's declarative RoutingNode, whose error-output items carry no pairedItem (fixed by the execute() engine)",
-		);
-	} else if (sheetRun) {
+	if (sheetRun) {
 		await report.step(
 			'sheet rows → candidates: refused rows leave on the error output and Rows to Fix names each row and its problem',
 			async () => {
