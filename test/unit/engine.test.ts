@@ -4,6 +4,7 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import * as transport from '../../nodes/CandidateVerification/transport';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
@@ -268,6 +269,93 @@ describe("The node's own retries of transient failures", () => {
 				'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
 			].join('\n'),
 		);
+	});
+
+	/** The transport fails once as given (what n8n's request helper throws), then sends for real. */
+	function failFirstRequest(failure: object) {
+		const send = jest.spyOn(transport, 'sendWithCredential');
+		send.mockImplementationOnce(async () => {
+			throw Object.assign(new Error(), failure);
+		});
+		return send;
+	}
+
+	it.each([
+		['a broken pipe', { code: 'EPIPE', message: 'write EPIPE' }],
+		['a reset', { code: 'ECONNRESET', message: 'socket hang up' }],
+		[
+			'a reset as n8n 1.x words it (no code)',
+			{ message: 'The connection to the server was closed unexpectedly, perhaps it is offline.' },
+		],
+		[
+			'an aborted connection as n8n 1.x words it (no code)',
+			{ message: 'The connection was aborted, perhaps the server is offline' },
+		],
+	])(
+		'creating a candidate is not tried again after %s (the request may have been read)',
+		async (_what, failure) => {
+			const { scope, requests } = mockService();
+			scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-0' }));
+			const send = failFirstRequest(failure);
+			try {
+				const result = await runActionNode({
+					items: rows(1),
+					parameters: { ...createProfile, requestOptions: { retryWait: 1 } },
+				});
+
+				expect(send).toHaveBeenCalledTimes(1);
+				expect(requests).toHaveLength(0);
+				expect(result.error?.message).toMatch(
+					/^Add a candidate to a form failed: the Candidate Verification Service (closed the connection before answering|did not answer within 60 s)$/,
+				);
+				expect(result.error?.description).toContain(
+					'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
+				);
+			} finally {
+				send.mockRestore();
+			}
+		},
+	);
+
+	it.each([
+		['a refused connection', { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }],
+		['a failed name look-up', { code: 'EAI_AGAIN', message: 'getaddrinfo EAI_AGAIN' }],
+	])(
+		'creating a candidate is tried again after %s (nothing reached the service)',
+		async (_what, failure) => {
+			const { scope, requests } = mockService();
+			scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-0' }));
+			const send = failFirstRequest(failure);
+			try {
+				const result = await runActionNode({
+					items: rows(1),
+					parameters: { ...createProfile, requestOptions: { retryWait: 1 } },
+				});
+
+				expect(result.error).toBeUndefined();
+				expect(send).toHaveBeenCalledTimes(2);
+				expect(requests).toHaveLength(1);
+			} finally {
+				send.mockRestore();
+			}
+		},
+	);
+
+	it('a read is tried again after a reset', async () => {
+		const { scope, requests } = mockService();
+		scope.get(PURPOSES).reply(200, success({ total: 0, list: [] }));
+		const send = failFirstRequest({ code: 'ECONNRESET', message: 'socket hang up' });
+		try {
+			const result = await runActionNode({
+				parameters: { resource: 'purpose', operation: 'getAll', requestOptions: { retryWait: 1 } },
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(send).toHaveBeenCalledTimes(2);
+			expect(requests).toHaveLength(1);
+		} finally {
+			send.mockRestore();
+		}
 	});
 
 	it('after the retries of a 429 the error says how to send more slowly', async () => {

@@ -11,7 +11,12 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../helpers/constants';
 import { baseUrlFromCredentials, jsonRequest, sendWithCredential } from '../transport';
-import { assertSuccessfulResponse, networkError, networkFailureKind } from '../transport/errors';
+import {
+	assertSuccessfulResponse,
+	networkCode,
+	networkError,
+	networkFailureKind,
+} from '../transport/errors';
 import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
 import { ExpressionBatch } from './expressions';
 import { ItemInput, problemLine, type Problem } from './itemInput';
@@ -26,7 +31,11 @@ const NOTHING_SENT =
 const NOT_PROCESSED_STATUSES = [429, 503];
 /** Answers of a gateway that may come after the service acted: retried only when nothing changes. */
 const GATEWAY_STATUSES = [502, 504];
-const NOT_SENT_FAILURES = ['ECONNREFUSED', 'ENOTFOUND', 'unreachable'];
+/**
+ * Network failures before the request could reach the service. A broken pipe or an aborted
+ * connection is not one: the request may have been read before the connection went.
+ */
+const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const MAX_RETRY_AFTER_MS = 30_000;
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -346,13 +355,14 @@ class OperationRun {
 				failure = caught;
 			}
 			const kind = failure === undefined ? undefined : networkFailureKind(failure);
+			const notSent = NOT_SENT_CODES.includes(networkCode(failure) ?? '');
 			const transient = response
 				? retryStatuses.includes(response.statusCode)
-				: kind !== undefined && (!this.creates || NOT_SENT_FAILURES.includes(kind));
+				: kind !== undefined && (!this.creates || notSent);
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
 				if (response) return response;
 				const error = networkError(this.context.getNode(), label, failure, options);
-				if (kind !== undefined && !NOT_SENT_FAILURES.includes(kind)) this.lostAnswers.add(error);
+				if (kind !== undefined && !notSent) this.lostAnswers.add(error);
 				throw error;
 			}
 			if (response) discardBody(response);

@@ -148,14 +148,16 @@ const NETWORK_FAILURES: Record<string, { problem: string; action: string }> = {
 };
 
 const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
-const UNREACHABLE_CODES = ['EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED'];
+const UNREACHABLE_CODES = ['EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+/** The connection went while the request was being sent or answered. */
+const DROPPED_CODES = ['ECONNRESET', 'EPIPE'];
 
 /**
  * The network error code of a failure, wherever n8n put it: on the error, its cause, or (n8n 1.x
  * wraps request errors in a NodeApiError) the error response it keeps; last, the message n8n 1.x
  * gives a reset or an aborted connection.
  */
-function networkCode(error: unknown): string | undefined {
+export function networkCode(error: unknown): string | undefined {
 	const seen: IDataObject[] = [];
 	const queue = [error as IDataObject | undefined];
 	while (queue.length > 0 && seen.length < 8) {
@@ -185,6 +187,7 @@ export function networkFailureKind(caught: unknown): string | undefined {
 	const code = networkCode(caught);
 	const message = String((caught as Error | undefined)?.message ?? '');
 	if (TIMEOUT_CODES.includes(code ?? '') || /timeout|timed out/i.test(message)) return 'timeout';
+	if (code && DROPPED_CODES.includes(code)) return 'ECONNRESET';
 	if (code && code in NETWORK_FAILURES) return code;
 	return code && UNREACHABLE_CODES.includes(code) ? 'unreachable' : undefined;
 }
