@@ -1,4 +1,5 @@
 import type {
+	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	IN8nHttpFullResponse,
@@ -168,6 +169,19 @@ function buildDownloadRequest(input: ItemInput): PreparedRequest {
 }
 
 /**
+ * The stored file's size in bytes. n8n 2.x records it on the binary; n8n 1.x and 2.0 do not, so it
+ * is read from the binary store's metadata (or the in-memory data).
+ */
+async function byteCount(this: IExecuteFunctions, binary: IBinaryData): Promise<number | null> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id) {
+		const { fileSize } = await this.helpers.getBinaryMetadata(binary.id);
+		return Number.isFinite(Number(fileSize)) ? Number(fileSize) : null;
+	}
+	return binary.data ? Buffer.from(binary.data, 'base64').length : null;
+}
+
+/**
  * The service answers a download with the file as a stream. The stream goes straight into n8n's
  * binary data store; an error answer (a JSON envelope under any content type, or an HTTP error)
  * is read, capped, and never stored as a file.
@@ -227,7 +241,7 @@ async function storeDownloadedFile(
 				fileName: binary.fileName ?? fileName,
 				mimeType: binary.mimeType,
 				fileSize: binary.fileSize ?? null,
-				bytes: binary.bytes ?? null,
+				bytes: await byteCount.call(this, binary),
 				binaryPropertyName,
 			},
 			binary: { [String(binaryPropertyName)]: binary },
