@@ -37,7 +37,9 @@ cv_n8n() { PATH="$CV_NODE24_DIR/bin:$PATH" "$CV_N8N_DIR/node_modules/.bin/n8n" "
 # server then activates it while starting): `publish` (n8n publish:workflow), `update` (1.x has no
 # publish:workflow: update:workflow --active=true), or `none`: n8n 2.0 activates only a version kept
 # in its workflow history and its import:workflow writes none, so publish:workflow fails with
-# "Version … not found" (checks.js saves a version, then activates through the public API).
+# "Version … not found" (checks.js then saves a version and activates through the public API; run.sh
+# falls back to that for any 2.x release whose publish:workflow fails that way: 2.1 and 2.3 import
+# without a history entry too, 2.41 writes one).
 cv_offline_activation() {
 	case "$CV_N8N_VERSION" in
 	1.*) echo update ;;

@@ -98,8 +98,12 @@ fi
 CV_ACTIVATE_AFTER_BOOT=''
 case "$(cv_offline_activation)" in
 publish)
-	if cv_n8n publish:workflow --id=cvExampleTrigger >"$RUN/publish.log" 2>&1; then
+	if cv_n8n publish:workflow --id=cvExampleTrigger >"$RUN/publish.log" 2>&1 && ! grep -qiE 'Version .* not found' "$RUN/publish.log"; then
 		ok "n8n publish:workflow activates the trigger example"
+	elif grep -qiE 'Version .* not found' "$RUN/publish.log"; then
+		# This release imported the workflow without a history version (as 2.0 does): see lib.sh.
+		echo "# n8n $CV_N8N_VERSION: publish:workflow found no version of the imported workflow; checks.js activates it"
+		CV_ACTIVATE_AFTER_BOOT=cvExampleTrigger
 	else
 		bad "n8n publish:workflow (see $RUN/publish.log)"
 	fi
