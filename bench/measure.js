@@ -22,7 +22,7 @@ const runDir = process.env.BENCH_RUN_DIR;
 const prepared = JSON.parse(fs.readFileSync(path.join(runDir, 'prepared.json'), 'utf8'));
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const N8N_LOG = path.join(runDir, 'n8n.log');
-/** The node's own debug line (nodes/CandidateVerification/shared/preflight.ts, CHECK_LOG_MESSAGE). */
+/** The node's own debug line (nodes/CandidateVerification/engine/runOperation.ts, CHECK_LOG_MESSAGE). */
 const CHECK_LINE = /Candidate Verification: all-items check of (\d+) items in (\d+) ms/g;
 
 function logSize() {

@@ -1,16 +1,24 @@
-import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { fileDescription } from './resources/file';
-import { formDescription } from './resources/form';
-import { profileDescription } from './resources/profile';
-import { purposeDescription } from './resources/purpose';
-import { transactionDescription } from './resources/transaction';
-import { verificationDescription } from './resources/verification';
-import { webhookConfigDescription } from './resources/webhookConfig';
-import { CREDENTIAL_TYPE } from './shared/constants';
-import { searchPurposes } from './shared/loadOptions';
-import { subtitleExpression } from './shared/subtitle';
+import * as file from './actions/file/File.resource';
+import * as form from './actions/form/Form.resource';
+import * as profile from './actions/profile/Profile.resource';
+import * as purpose from './actions/purpose/Purpose.resource';
+import { router } from './actions/router';
+import * as transaction from './actions/transaction/Transaction.resource';
+import * as verification from './actions/verification/Verification.resource';
+import * as webhookConfig from './actions/webhookConfig/WebhookConfig.resource';
+import { requestOptionsProperty } from './engine/requestOptions';
+import { CREDENTIAL_TYPE } from './helpers/constants';
+import { subtitleExpression } from './helpers/subtitle';
+import { listSearch } from './methods';
 
 /**
  * Every resource's Operation selector before the fields, so a field declared once for several
@@ -41,14 +49,15 @@ const properties: INodeProperties[] = [
 		default: 'profile',
 	},
 	...operationsFirst([
-		...formDescription,
-		...profileDescription,
-		...verificationDescription,
-		...fileDescription,
-		...webhookConfigDescription,
-		...purposeDescription,
-		...transactionDescription,
+		...form.description,
+		...profile.description,
+		...verification.description,
+		...file.description,
+		...webhookConfig.description,
+		...purpose.description,
+		...transaction.description,
 	]),
+	requestOptionsProperty,
 ];
 
 export class CandidateVerification implements INodeType {
@@ -69,16 +78,12 @@ export class CandidateVerification implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		// No baseURL here: an expression over the credential would be resolved twice per item by
-		// n8n's routing engine; each operation's first preSend sets it, read once per run.
-		requestDefaults: {
-			headers: { Accept: 'application/json' },
-			json: true,
-			// Success is decided on the envelope's `code` by every operation's post-receive.
-			ignoreHttpStatusErrors: true,
-		},
 		properties,
 	};
 
-	methods = { listSearch: { searchPurposes } };
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
 }

@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { isAuthentic } from './helpers/authentication';
 import { isRegistered, register, unregister } from './helpers/lifecycle';
 import { addTransactionDetails, notificationItem, passesFilters } from './helpers/payload';
-import { CHECK_STATES, FORM_VERIFICATION_NAMES } from '../CandidateVerification/shared/constants';
+import { CHECK_STATES, FORM_VERIFICATION_NAMES } from '../CandidateVerification/helpers/constants';
 
 export class CandidateVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {

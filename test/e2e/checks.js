@@ -775,8 +775,13 @@ async function checks() {
 				'the filtered trigger to register',
 			);
 			const txn = profiles[0].transactionId;
+			// Activation is asynchronous: the service may hold the new secret before n8n has stored it (401).
 			const answers = [
-				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-cibil', newState: 'COMPLETED' }),
+				await waitFor(
+					() => signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-cibil', newState: 'COMPLETED' }),
+					(status) => status === 200,
+					'the filtered trigger to accept its secret',
+				),
 				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-employment', newState: 'IN_PROGRESS' }),
 				await signedPost(url, config.apiKey, { transactionId: txn, verificationId: 'bgv-employment', newState: 'COMPLETED' }),
 			];

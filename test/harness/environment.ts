@@ -1,6 +1,6 @@
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { Container } from '@n8n/di';
-import { BinaryDataService, DirectoryLoader } from 'n8n-core';
+import { BinaryDataService } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	INodeType,
@@ -27,14 +27,8 @@ export const TRIGGER_NODE_TYPE = `${PACKAGE}.candidateVerificationTrigger`;
 export const ITEMS_SOURCE_TYPE = 'test.itemsSource';
 export const BULK_POST_TYPE = 'test.bulkPost';
 
-/** As n8n's loader does: declarative nodes get the Request Options collection (timeout, batching…). */
-function loadedLikeN8n<T extends INodeType>(nodeType: T): T {
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
-	return nodeType;
-}
-
 const nodeTypesByName: Record<string, INodeType | IVersionedNodeType> = {
-	[ACTION_NODE_TYPE]: loadedLikeN8n(new CandidateVerification()),
+	[ACTION_NODE_TYPE]: new CandidateVerification(),
 	[TRIGGER_NODE_TYPE]: new CandidateVerificationTrigger(),
 	[ITEMS_SOURCE_TYPE]: new ItemsSource(),
 	[BULK_POST_TYPE]: new BulkPost(),

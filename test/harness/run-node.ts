@@ -20,6 +20,9 @@ import {
 
 export const NODE_NAME = 'Candidate Verification';
 
+/** Every run is an execution of its own unless a test says otherwise. */
+let executions = 0;
+
 export interface RunOptions {
 	/** Items the node receives, as a spreadsheet row or an ATS record would arrive. */
 	items?: IDataObject[];
@@ -30,6 +33,10 @@ export interface RunOptions {
 	credentials?: ICredentialDataDecryptedObject;
 	/** The workflow's time zone (Settings → Timezone); n8n's default when not given. */
 	timezone?: string;
+	/** The execution's ID (runs with the same ID are tries of one execution). */
+	executionId?: string;
+	/** Settings → Retry On Fail: n8n runs the node again after it failed, up to `maxTries` times. */
+	retryOnFail?: { maxTries: number };
 	/** Another node type of the harness in place of Candidate Verification (e.g. the perf guard's baseline). */
 	nodeType?: string;
 }
@@ -68,6 +75,9 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			credentials: { candidateVerificationApi: { id: 'cred-1', name: 'Candidate Verification' } },
 			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 			...(options.executeOnce ? { executeOnce: true } : {}),
+			...(options.retryOnFail
+				? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: 0 }
+				: {}),
 		},
 	];
 	const workflow = new Workflow({
@@ -80,7 +90,8 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
 	});
 
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+	const executionId = options.executionId ?? `exec-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf-test',
 		name: 'test',
 		nodes,
@@ -94,7 +105,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 	} as never);
 	const additionalData = createAdditionalData(options.credentials, {
 		hooks,
-		executionId: 'exec-1',
+		executionId,
 	} as never);
 	const execution = new WorkflowExecute(additionalData, 'manual');
 	const run = await execution.run({ workflow, startNode: workflow.getNode('Items')! });

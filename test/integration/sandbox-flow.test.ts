@@ -64,13 +64,13 @@ describe('a candidate from form to report, against the sandbox', () => {
 		const form = await run({
 			resource: 'form',
 			operation: 'create',
-			formName: 'Integration hires',
+			name: 'Integration hires',
 			purpose: bgv._id as string,
 			checks: ['bgv-employment', 'bgv-degree'],
 			skippableChecks: ['bgv-degree'],
 			userPaymentRequired: false,
 			visibility: 'private',
-			formAdditionalFields: { expiry: '2030-01-01T00:00:00Z' },
+			additionalFields: { expiry: '2030-01-01T00:00:00Z' },
 		});
 		const stored = form.items[0].json;
 		expect(stored).toMatchObject({

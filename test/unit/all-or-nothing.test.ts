@@ -139,7 +139,7 @@ describe('All-or-nothing: one invalid item sends no request for any item', () =>
 			{
 				resource: 'form',
 				operation: 'create',
-				formName: '={{ $json.name }}',
+				name: '={{ $json.name }}',
 				purpose: { __rl: true, mode: 'id', value: 'p-1' },
 				checks: ['pan'],
 				visibility: '={{ $json.visibility }}',
@@ -156,7 +156,7 @@ describe('All-or-nothing: one invalid item sends no request for any item', () =>
 			{
 				resource: 'form',
 				operation: 'create',
-				formName: 'Hires',
+				name: 'Hires',
 				purpose: { __rl: true, mode: 'id', value: '={{ $json.purpose }}' },
 				checks: '={{ $json.checks }}',
 				skippableChecks: '={{ $json.skippable }}',
@@ -341,7 +341,7 @@ describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 			parameters: {
 				resource: 'form',
 				operation: 'create',
-				formName: '={{ $json.name }}',
+				name: '={{ $json.name }}',
 				purpose: { __rl: true, mode: 'id', value: 'p-1' },
 				checks: ['pan'],
 			},

@@ -1,8 +1,9 @@
+import { DirectoryLoader } from 'n8n-core';
 import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
-import { ACTIONS } from '../../nodes/CandidateVerification/shared/actions';
+import { ACTIONS } from '../../nodes/CandidateVerification/helpers/actions';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 
 const { description } = new CandidateVerification();
@@ -149,5 +150,36 @@ describe('Editor: what a no-code user sees', () => {
 		}
 		const notice = properties.find((property) => property.name === 'jsonDataNotice');
 		expect(notice?.displayOptions?.show?.verificationName).toEqual(checks);
+	});
+});
+
+describe('Settings → Request Options (declared by the node, at the paths n8n gives declarative nodes)', () => {
+	const requestOptions = properties.find((property) => property.name === 'requestOptions');
+
+	it('is a node setting with batching, timeout, proxy and SSL at the same parameter paths, plus concurrency and retries', () => {
+		expect(requestOptions).toMatchObject({ type: 'collection', isNodeSetting: true, default: {} });
+		const options = requestOptions!.options as INodeProperties[];
+		expect(options.map((option) => option.name)).toEqual([
+			'batching',
+			'allowUnauthorizedCerts',
+			'maxConcurrentRequests',
+			'proxy',
+			'transientRetries',
+			'timeout',
+			'retryWait',
+		]);
+		const batch = (options[0].options as Array<{ name: string; values: INodeProperties[] }>)[0];
+		expect(batch.name).toBe('batch');
+		expect(batch.values.map((value) => value.name)).toEqual(['batchSize', 'batchInterval']);
+		expect(options.find((option) => option.name === 'maxConcurrentRequests')?.default).toBe(50);
+	});
+
+	it('n8n adds no second Request Options collection: the node has its own execute()', () => {
+		const nodeType = new CandidateVerification();
+		const before = nodeType.description.properties.length;
+		DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+		expect(typeof nodeType.execute).toBe('function');
+		expect(nodeType.description.properties).toHaveLength(before);
+		expect(nodeType.description).not.toHaveProperty('requestDefaults');
 	});
 });

@@ -6,6 +6,8 @@ import { enableMockedNetwork, mockService, success } from '../harness/service-mo
 
 const PURPOSES = '/verification/api/1.0/purposes';
 const listPurposes = { resource: 'purpose', operation: 'getAll' };
+/** The node's own retries of transient failures, without their default pauses. */
+const quickRetries = { requestOptions: { retryWait: 1 } };
 
 function expectNoKey(result: NodeRunResult) {
 	const serialized = JSON.stringify({ error: result.error, items: result.items, run: result.run });
@@ -37,14 +39,15 @@ describe('Provider failures become node errors', () => {
 		},
 	);
 
-	it('an HTML 502 from a gateway', async () => {
-		const { scope } = mockService();
-		scope.get(PURPOSES).reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {
+	it('an HTML 502 from a gateway, after the retries of a read', async () => {
+		const { scope, requests } = mockService();
+		scope.get(PURPOSES).times(3).reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {
 			'content-type': 'text/html',
 		});
 
-		const result = await runActionNode({ parameters: listPurposes });
+		const result = await runActionNode({ parameters: { ...listPurposes, ...quickRetries } });
 
+		expect(requests).toHaveLength(3);
 		expect(result.error?.message).toBe(
 			'Get many purposes failed: the Candidate Verification Service answered HTTP 502 with a body that is not JSON',
 		);
@@ -55,10 +58,10 @@ describe('Provider failures become node errors', () => {
 	it('a JSON 500 without the envelope, and an empty 503', async () => {
 		const { scope } = mockService();
 		scope.get(PURPOSES).reply(500, { error: 'boom' });
-		scope.get(PURPOSES).reply(503, '');
+		scope.get(PURPOSES).times(3).reply(503, '');
 
-		const json = await runActionNode({ parameters: listPurposes });
-		const empty = await runActionNode({ parameters: listPurposes });
+		const json = await runActionNode({ parameters: { ...listPurposes, ...quickRetries } });
+		const empty = await runActionNode({ parameters: { ...listPurposes, ...quickRetries } });
 
 		expect(json.error?.message).toBe(
 			'Get many purposes failed: the Candidate Verification Service answered HTTP 500 without a response envelope (no numeric "code")',
@@ -73,11 +76,12 @@ describe('Provider failures become node errors', () => {
 		const { scope } = mockService();
 		scope
 			.get(PURPOSES)
+			.times(3)
 			.delay(2000)
 			.reply(200, success({ total: 0, list: [] }));
 
 		const result = await runActionNode({
-			parameters: { ...listPurposes, requestOptions: { timeout: 100 } },
+			parameters: { ...listPurposes, requestOptions: { timeout: 100, retryWait: 1 } },
 		});
 
 		expect(result.error?.name).toBe('NodeApiError');
@@ -91,7 +95,7 @@ describe('Provider failures become node errors', () => {
 	it('a refused connection', async () => {
 		nock.enableNetConnect('127.0.0.1');
 		const result = await runActionNode({
-			parameters: listPurposes,
+			parameters: { ...listPurposes, ...quickRetries },
 			credentials: { ...TEST_CREDENTIALS, stagingBaseUrl: 'http://127.0.0.1:9' },
 		});
 

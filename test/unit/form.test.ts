@@ -22,13 +22,13 @@ const storedForm = {
 const formParameters = {
 	resource: 'form',
 	operation: 'create',
-	formName: 'Engineering hires',
+	name: 'Engineering hires',
 	purpose: 'purpose-bgv',
 	checks: ['bgv-employment', 'bgv-degree'],
 	skippableChecks: ['bgv-degree'],
 	userPaymentRequired: false,
 	visibility: 'private',
-	formAdditionalFields: { expiry: '2026-12-31T00:00:00.000Z' },
+	additionalFields: { expiry: '2026-12-31T00:00:00.000Z' },
 };
 
 describe('Form → Create', () => {
@@ -66,9 +66,9 @@ describe('Form → Create', () => {
 		scope.post('/verification/api/1.0/ekyc-forms').times(2).reply(200, success(storedForm));
 
 		await runActionNode({
-			parameters: { ...formParameters, formAdditionalFields: { expiry: '2026-12-31T05:30:00' } },
+			parameters: { ...formParameters, additionalFields: { expiry: '2026-12-31T05:30:00' } },
 		});
-		await runActionNode({ parameters: { ...formParameters, formAdditionalFields: {} } });
+		await runActionNode({ parameters: { ...formParameters, additionalFields: {} } });
 
 		// Workflow time zone defaults to America/New_York in n8n-workflow (UTC-5 in December).
 		expect((requests[0].body as { expiry: number }).expiry).toBe(
@@ -105,7 +105,7 @@ describe('Form → Create', () => {
 			{ skippableChecks: ['pan'] },
 			'Invalid "Checks the Candidate May Skip" in item 0: pan is not one of the form\'s checks',
 		],
-		[{ formName: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
+		[{ name: '  ' }, 'Invalid "Form Name" in item 0: it is required and is empty'],
 		[
 			{ purpose: { __rl: true, mode: 'id', value: '={{ $json.missing ?? "" }}' } },
 			'Invalid "Purpose" in item 0: it is required and is empty',
@@ -115,7 +115,7 @@ describe('Form → Create', () => {
 			'Invalid "Visibility" in item 0: "friends" is not one of public, private',
 		],
 		[
-			{ formAdditionalFields: { expiry: 'next tuesday' } },
+			{ additionalFields: { expiry: 'next tuesday' } },
 			'Invalid "Expiry" in item 0: "next tuesday" is not a date and time',
 		],
 	])('rejects %j before sending anything', async (override, message) => {

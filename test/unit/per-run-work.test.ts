@@ -1,9 +1,9 @@
-import { ExecuteSingleContext } from 'n8n-core';
-import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { ExecuteContext } from 'n8n-core';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { ExpressionBatch } from '../../nodes/CandidateVerification/shared/expressions';
-import { ItemInput } from '../../nodes/CandidateVerification/shared/validation';
+import { ExpressionBatch } from '../../nodes/CandidateVerification/engine/expressions';
+import { ItemInput } from '../../nodes/CandidateVerification/engine/itemInput';
 
 import { TEST_API_KEY, TestCredentialsHelper } from '../harness/credentials-helper';
 import { runActionNode } from '../harness/run-node';
@@ -59,7 +59,7 @@ async function run(count: number) {
 		.times(count)
 		.reply(200, () => success({ transactionId: `TXN-${requests.length}` }));
 	const getDecrypted = jest.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
-	const evaluate = jest.spyOn(ExecuteSingleContext.prototype, 'evaluateExpression');
+	const evaluate = jest.spyOn(ExecuteContext.prototype, 'evaluateExpression');
 	try {
 		const result = await runActionNode({
 			items: Array.from({ length: count }, (_, i) => row(i)),
@@ -128,7 +128,9 @@ describe('Per-run and per-item work of a bulk run', () => {
 			await sleep(50);
 
 			expect(requests).toHaveLength(0);
-			expect(result.error?.message).toBe("Referenced node doesn't exist");
+			expect(result.error?.message).toBe(
+				'Invalid "Email" in item 1: its expression failed: Referenced node doesn\'t exist',
+			);
 			expect(unhandled).toEqual([]);
 		} finally {
 			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published
@@ -136,17 +138,17 @@ describe('Per-run and per-item work of a bulk run', () => {
 		}
 	});
 
-	it("an item n8n's own loop fails (a setting the check does not read) stops the run before any item is sent", async () => {
+	it('a Request Options expression that fails stops the run before any item is sent', async () => {
 		const requests = interceptCreates(3);
 
 		const result = await runActionNode({
-			items: [row(0), row(1), { ...row(2), proxyHost: undefined }],
+			items: [{ ...row(0), proxyHost: undefined }, row(1), row(2)],
 			parameters: {
 				resource: 'profile',
 				operation: 'create',
 				formId: FORM_ID,
 				mappingMode: 'autoMapInputData',
-				// n8n's routing engine resolves this per item; it throws for item 2 only.
+				// Request Options are read once per run, for the first item (as n8n's routing engine did).
 				requestOptions: { proxy: "={{ $json.proxyHost ?? $('No such node').item.json.x }}" },
 			},
 		});
@@ -189,7 +191,7 @@ describe('Per-run and per-item work of a bulk run', () => {
 				if (expression.includes('email')) throw new Error('no email here');
 				return 'Asha';
 			},
-		} as unknown as IExecuteSingleFunctions;
+		} as unknown as IExecuteFunctions;
 		const input = new ItemInput(
 			context,
 			4,

@@ -48,7 +48,9 @@ describe('the test command counts every failure exactly once', () => {
 	});
 
 	it('ends green, with one exact closing line, when everything passed', () => {
-		const { lines, status } = runSteps(`check ok true\nsuite green bash -c 'echo "4 passed, 0 failed"'`);
+		const { lines, status } = runSteps(
+			`check ok true\nsuite green bash -c 'echo "4 passed, 0 failed"'`,
+		);
 		expect(lines.at(-1)).toBe('5 passed, 0 failed');
 		expect(status).toBe(0);
 	});

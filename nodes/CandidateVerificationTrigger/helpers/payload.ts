@@ -1,12 +1,12 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { ACTIONS } from '../../CandidateVerification/shared/actions';
+import { ACTIONS } from '../../CandidateVerification/helpers/actions';
 import {
 	CREDENTIAL_TYPE,
 	submissionName,
 	TRANSACTION_STATUS_PATH,
-} from '../../CandidateVerification/shared/constants';
-import { serviceRequest } from '../../CandidateVerification/shared/transport';
+} from '../../CandidateVerification/helpers/constants';
+import { serviceRequest } from '../../CandidateVerification/transport';
 import { SECRET_HEADERS } from './authentication';
 
 const HIDDEN_HEADERS = new Set<string>([

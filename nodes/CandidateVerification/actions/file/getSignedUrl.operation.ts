@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ItemCall, OperationDefinition } from '../../engine/operation';
+import { ACTIONS } from '../../helpers/actions';
+import {
+	DOWNLOAD_FILE_PATH,
+	SIGNED_URL_LIFETIME_MINUTES,
+	SIGNED_URL_PATH,
+} from '../../helpers/constants';
+import { buildTokenRequest, privateFileUrlField } from './shared';
+
+export const description = [privateFileUrlField(['getSignedUrl'])];
+
+/** Step one: a download token for the file; step two (the operation's request) carries only it. */
+async function fetchDownloadToken(call: ItemCall): Promise<void> {
+	const envelope = await call.callService(`${ACTIONS.fileGetSignedUrl} (download token step)`, {
+		method: 'POST',
+		url: DOWNLOAD_FILE_PATH,
+		body: call.prepared.body,
+	});
+	const token = (envelope.data as IDataObject | undefined)?.downloadToken;
+	delete call.request.body;
+	call.request.qs = { token: token as string };
+}
+
+export const operation: OperationDefinition = {
+	label: ACTIONS.fileGetSignedUrl,
+	method: 'GET',
+	path: SIGNED_URL_PATH,
+	build: buildTokenRequest,
+	beforeSend: async (call) => await fetchDownloadToken(call),
+	output: (data, sent) => {
+		const expiresAt = new Date(Date.now() + SIGNED_URL_LIFETIME_MINUTES * 60_000);
+		return {
+			url: sent.echo?.url,
+			signedUrl: data.signedUrl,
+			expiresAt: expiresAt.toISOString(),
+			expiresInMinutes: SIGNED_URL_LIFETIME_MINUTES,
+		};
+	},
+};

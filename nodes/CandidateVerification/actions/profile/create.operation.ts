@@ -1,0 +1,177 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { describe, isEmail, type ItemInput } from '../../engine/itemInput';
+import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
+import { ACTIONS } from '../../helpers/actions';
+import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../helpers/constants';
+import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
+import { mappedField, mappingModeProperties } from '../../helpers/mapping';
+
+const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
+
+/** The optional fields; Map Automatically reads them from the columns of the same names. */
+const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Date of Birth',
+		name: 'dob',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 17-05-1994',
+		description:
+			'DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'e.g. name@email.com',
+		default: '',
+		description: 'The candidate’s email address',
+	},
+	{
+		displayName: 'Father’s Name',
+		name: 'fatherName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Rakesh Verma',
+		description: 'The candidate’s father’s name; needs the Date of Birth too',
+	},
+	{
+		displayName: 'Mobile',
+		name: 'mobile',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. +919876543210',
+		description:
+			'Mobile number including the country code; spaces, dashes and brackets are removed',
+	},
+	{
+		displayName: 'Profession',
+		name: 'profession',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Software Engineer',
+		description: 'The candidate’s profession or job title',
+	},
+];
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Form ID',
+		name: 'formId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 65f1c0ffee0000000000abcd',
+		description: 'The _ID of the form the candidate is added to (output of Form → Create)',
+		displayOptions: { show: showOnlyForProfileCreate },
+	},
+	...mappingModeProperties(
+		showOnlyForProfileCreate,
+		'Candidate Name or name, Date of Birth or dob',
+	),
+	mappedField({
+		displayName: 'Candidate Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Asha Verma',
+		description: 'The candidate’s full name',
+		displayOptions: { show: showOnlyForProfileCreate },
+	}),
+	mappedField({
+		displayName: 'Gender',
+		name: 'gender',
+		type: 'options',
+		required: true,
+		// No default: a forgotten mapping must fail, not send every candidate with one gender.
+		default: '',
+		options: GENDERS.map((gender) => ({ name: gender, value: gender })),
+		description:
+			'The candidate’s gender as the service records it: Male, Female or Other. From an expression, any case and M / F / O are accepted (female → Female).',
+		displayOptions: { show: showOnlyForProfileCreate },
+	}),
+	mappedField({
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: showOnlyForProfileCreate },
+		options: ADDITIONAL_FIELD_OPTIONS,
+	}),
+];
+
+const MOBILE = /^\+?\d{6,15}$/;
+
+function readMobile(input: ItemInput, value: unknown): string | undefined {
+	const text = input.optionalText('Mobile', value);
+	if (text === undefined) return undefined;
+	const mobile = text.replace(/[\s().-]/g, '');
+	if (MOBILE.test(mobile)) return mobile;
+	return input.problem(
+		'Mobile',
+		`"${text}" is not a mobile number`,
+		'Give 6 to 15 digits, with the country code, e.g. +919876543210.',
+	);
+}
+
+function readDateOfBirth(input: ItemInput, dob: unknown): string | undefined {
+	const date = toCalendarDate(dob, input.timezone);
+	if (!date) {
+		return input.problem(
+			'Date of Birth',
+			`${describe(dob)} is not a date`,
+			'Use DD-MM-YYYY (17-05-1994), 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date expression.',
+		);
+	}
+	if (isAfterToday(date, input.timezone)) {
+		return input.problem('Date of Birth', `${formatDayMonthYear(date)} is in the future`);
+	}
+	return formatDayMonthYear(date);
+}
+
+function buildVerificationFields(input: ItemInput, extra: IDataObject): IDataObject | undefined {
+	const fatherName = input.optionalText('Father’s Name', extra.fatherName);
+	const hasDob = extra.dob !== undefined && extra.dob !== null && extra.dob !== '';
+	if (!hasDob && fatherName === undefined) return undefined;
+	if (!hasDob) {
+		return input.problem('Date of Birth', 'it is required when Father’s Name is given');
+	}
+	const dob = readDateOfBirth(input, extra.dob);
+	return dob === undefined ? undefined : { dob, ...(fatherName ? { fatherName } : {}) };
+}
+
+function buildCandidate(input: ItemInput): PreparedRequest {
+	const formId = input.text('Form ID', input.param('formId', 'Form ID'));
+	const name = input.text('Candidate Name', input.field('name', 'Candidate Name'));
+	const gender = input.oneOf('Gender', input.field('gender', 'Gender'), GENDERS, GENDER_ALIASES);
+	const extra = input.fieldGroup('additionalFields', 'Additional Fields', ADDITIONAL_FIELD_OPTIONS);
+	const body: IDataObject = { name, gender };
+	const mobile = readMobile(input, extra.mobile);
+	if (mobile) body.mobile = mobile;
+	const profession = input.optionalText('Profession', extra.profession);
+	if (profession) body.profession = profession;
+	const email = input.optionalText('Email', extra.email);
+	if (email !== undefined) {
+		if (isEmail(email)) body.email = email;
+		else input.problem('Email', `"${email}" is not an email address`);
+	}
+	const verificationFields = buildVerificationFields(input, extra);
+	if (verificationFields) body.verificationFields = verificationFields;
+	return { body, pathParameters: { formId: formId ?? '' }, echo: { formId, name } };
+}
+
+export const operation: OperationDefinition = {
+	label: ACTIONS.profileCreate,
+	method: 'POST',
+	path: CANDIDATE_PATH,
+	build: buildCandidate,
+	output: (data, sent) => ({
+		transactionId: data.transactionId,
+		formId: sent.echo?.formId,
+		name: sent.echo?.name,
+	}),
+	acceptedId: (json) => json.transactionId,
+};

@@ -1,0 +1,20 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ACTIONS } from '../../helpers/actions';
+import { operationSelector } from '../../helpers/descriptions';
+import * as getAll from './getAll.operation';
+
+export { getAll };
+
+export const description: INodeProperties[] = [
+	operationSelector('purpose', [
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			action: ACTIONS.purposeGetAll,
+			description:
+				'List the purposes a form can have, one item per purpose with its _id (changes nothing)',
+		},
+	]),
+	...getAll.description,
+];

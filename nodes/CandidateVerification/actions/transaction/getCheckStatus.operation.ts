@@ -1,0 +1,40 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationDefinition } from '../../engine/operation';
+import { ACTIONS } from '../../helpers/actions';
+import {
+	CHECK_STATUS_PATH,
+	FORM_VERIFICATION_NAMES,
+	SUBMITTABLE_CHECKS,
+} from '../../helpers/constants';
+import { buildStatusQuery, organisationIdField } from './shared';
+
+// Transaction ID is declared with Verification → Submit's fields.
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Check',
+		name: 'verificationName',
+		type: 'options',
+		default: 'bgv-employment',
+		options: [...FORM_VERIFICATION_NAMES],
+		description: 'The check to read, one of the checks of the candidate’s form',
+		displayOptions: { show: { resource: ['transaction'], operation: ['getCheckStatus'] } },
+	},
+	organisationIdField('getCheckStatus'),
+];
+
+export const operation: OperationDefinition = {
+	label: ACTIONS.transactionGetCheckStatus,
+	method: 'GET',
+	path: CHECK_STATUS_PATH,
+	build: (input) => {
+		// Also the submission name of the police check, from an expression.
+		const check = input.oneOf(
+			'Check',
+			input.param('verificationName', 'Check'),
+			SUBMITTABLE_CHECKS,
+		);
+		return { ...buildStatusQuery(input), pathParameters: { verificationName: check ?? '' } };
+	},
+	output: (data) => data,
+};

@@ -1,0 +1,15 @@
+import type { OperationDefinition } from '../../engine/operation';
+import { ACTIONS } from '../../helpers/actions';
+import { WEBHOOK_CONFIG_PATH } from '../../helpers/constants';
+import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+
+export const description = webhookConfigFields(['create']);
+
+export const operation: OperationDefinition = {
+	label: ACTIONS.webhookConfigCreate,
+	method: 'POST',
+	path: WEBHOOK_CONFIG_PATH,
+	build: buildWebhookConfig,
+	output: (data, sent) => webhookConfigOutput(data.id, sent),
+	acceptedId: (json) => json.id,
+};

@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ItemInput } from '../../engine/itemInput';
+import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
+import { ACTIONS } from '../../helpers/actions';
+import { WEBHOOK_CONFIG_PATH } from '../../helpers/constants';
+import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Configuration ID',
+		name: 'configId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID returned by Webhook Config → Create',
+		displayOptions: { show: { resource: ['webhookConfig'], operation: ['update'] } },
+	},
+	...webhookConfigFields(['update']),
+];
+
+function buildUpdate(input: ItemInput): PreparedRequest {
+	const configId = input.text('Configuration ID', input.param('configId', 'Configuration ID'));
+	const prepared = buildWebhookConfig(input);
+	return {
+		...prepared,
+		pathParameters: { id: configId ?? '' },
+		echo: { ...prepared.echo, configId },
+	};
+}
+
+export const operation: OperationDefinition = {
+	label: ACTIONS.webhookConfigUpdate,
+	method: 'PUT',
+	path: `${WEBHOOK_CONFIG_PATH}/:id`,
+	build: buildUpdate,
+	output: (_data, sent) => webhookConfigOutput(sent.echo?.configId, sent),
+	acceptedId: (json) => json.id,
+};

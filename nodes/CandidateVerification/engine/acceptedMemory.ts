@@ -1,0 +1,74 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/** How long the outputs of a failed try wait for n8n's next try (Retry On Fail waits at most 5 s). */
+const KEPT_FOR_MS = 30 * 60_000;
+/** Failed runs remembered at once in this process; the oldest go first. */
+const MAX_RUNS = 500;
+
+interface AcceptedItem {
+	/** The request as checked: a later try reuses the output only for the same request. */
+	fingerprint: string;
+	output: INodeExecutionData[];
+}
+
+interface FailedRun {
+	expires: number;
+	items: Map<number, AcceptedItem>;
+}
+
+const failedRuns = new Map<string, FailedRun>();
+
+function forget(now: number): void {
+	for (const [key, run] of failedRuns) {
+		if (run.expires <= now) failedRuns.delete(key);
+	}
+	while (failedRuns.size > MAX_RUNS) failedRuns.delete(failedRuns.keys().next().value as string);
+}
+
+/**
+ * What the service accepted in an earlier try of this node's run, so n8n's Retry On Fail never
+ * sends an accepted item again (a second candidate, a second charge). n8n runs every try of one
+ * node run in the same process, with the same execution ID, node and run index; the memory is
+ * kept only after a failed try, for a bounded time, and dropped when a try succeeds.
+ */
+export class AcceptedMemory {
+	private constructor(private readonly key: string | undefined) {}
+
+	static of(context: IExecuteFunctions): AcceptedMemory {
+		let executionId: string | undefined;
+		let runIndex = 0;
+		try {
+			executionId = context.getExecutionId();
+			runIndex = Number(context.getWorkflowDataProxy(0).$thisRunIndex ?? 0);
+		} catch {
+			executionId = undefined;
+		}
+		if (!executionId) return new AcceptedMemory(undefined);
+		const workflowId = context.getWorkflow().id ?? '';
+		const key = JSON.stringify([workflowId, executionId, context.getNode().name, runIndex]);
+		return new AcceptedMemory(key);
+	}
+
+	/** The output an earlier try got for this item's request, if the service accepted it then. */
+	outputOf(itemIndex: number, fingerprint: string): INodeExecutionData[] | undefined {
+		if (!this.key) return undefined;
+		forget(Date.now());
+		const accepted = failedRuns.get(this.key)?.items.get(itemIndex);
+		return accepted?.fingerprint === fingerprint ? accepted.output : undefined;
+	}
+
+	/** After a failed try: keep what was accepted for the next one. */
+	keep(accepted: Map<number, AcceptedItem>): void {
+		if (!this.key || accepted.size === 0) return;
+		failedRuns.delete(this.key);
+		failedRuns.set(this.key, { expires: Date.now() + KEPT_FOR_MS, items: accepted });
+		forget(Date.now());
+	}
+
+	/** After a try that succeeded: nothing is left to retry. */
+	clear(): void {
+		if (this.key) failedRuns.delete(this.key);
+	}
+}
+
+export type { AcceptedItem };

@@ -1,0 +1,73 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import type { ServiceEnvelope } from '../transport/errors';
+import type { ItemInput } from './itemInput';
+
+/** What the all-items check prepared for one valid item. */
+export interface PreparedRequest {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** Values for `:name` placeholders of the operation's path, already validated. */
+	pathParameters?: Record<string, string>;
+	/** Validated values the output repeats (so they are not read a second time). */
+	echo?: IDataObject;
+}
+
+/** One item on its way to the service, as the operation's hooks see it. */
+export interface ItemCall {
+	itemIndex: number;
+	item: INodeExecutionData;
+	prepared: PreparedRequest;
+	/** The request about to be sent; a hook may change its body or query. */
+	request: IHttpRequestOptions;
+	credentials: ICredentialDataDecryptedObject;
+	/** Another request to the service with the run's credential and settings (e.g. a first step). */
+	callService(
+		label: string,
+		request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>,
+	): Promise<ServiceEnvelope>;
+}
+
+/** Turns the envelope's data into the output JSON of one input item. */
+export type OutputShaper = (
+	data: IDataObject,
+	prepared: PreparedRequest,
+) => IDataObject | IDataObject[];
+
+/** For answers that are not a JSON envelope (a file): the output items of one input item. */
+export type ResponseReader = (
+	this: IExecuteFunctions,
+	response: IN8nHttpFullResponse,
+	call: ItemCall,
+) => Promise<INodeExecutionData[]>;
+
+/**
+ * One operation, declared: the engine (`runOperation`) checks every item with `build`, sends
+ * `method` + `path` for each valid one and shapes the answer with `output`.
+ */
+export interface OperationDefinition {
+	/** How errors name the operation: its action name, e.g. "Add a candidate to a form". */
+	label: string;
+	method: IHttpRequestMethods;
+	/** `:name` placeholders are filled from the checked item's pathParameters. */
+	path: string;
+	/** Checks and normalises one item; records problems on `input` instead of throwing. */
+	build(input: ItemInput): PreparedRequest;
+	/** Per-item work after the check that needs I/O (reading a file, a first request). */
+	beforeSend?(this: IExecuteFunctions, call: ItemCall): Promise<void>;
+	output: OutputShaper | { read: ResponseReader; requestOptions: Partial<IHttpRequestOptions> };
+	/**
+	 * For operations that create or change something at the service: the ID it returned. Such an
+	 * item is never sent twice in one execution, and an answer that may have been lost (timeout,
+	 * reset) is not retried.
+	 */
+	acceptedId?(json: IDataObject): unknown;
+}

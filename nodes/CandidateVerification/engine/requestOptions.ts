@@ -1,0 +1,188 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS } from '../helpers/constants';
+
+export const DEFAULT_CONCURRENCY = 50;
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_RETRY_WAIT_MS = 1000;
+
+/**
+ * Settings → Request Options, at the parameter paths n8n gives declarative nodes (so workflows
+ * saved with batching, timeout or proxy keep them), plus how many requests run at once and the
+ * node's own retries of transient failures.
+ */
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	isNodeSetting: true,
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Batching',
+			name: 'batching',
+			placeholder: 'Add Batching',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: false },
+			default: { batch: {} },
+			options: [
+				{
+					displayName: 'Batching',
+					name: 'batch',
+					values: [
+						{
+							displayName: 'Items per Batch',
+							name: 'batchSize',
+							type: 'number',
+							typeOptions: { minValue: -1 },
+							default: 50,
+							description:
+								'Input will be split in batches to throttle requests. -1 for disabled. 0 will be treated as 1.',
+						},
+						{
+							displayName: 'Batch Interval',
+							name: 'batchInterval',
+							type: 'number',
+							typeOptions: { minValue: 0 },
+							default: 1000,
+							description: 'Time (in milliseconds) between each batch of requests. 0 for disabled.',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'allowUnauthorizedCerts',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to connect even if SSL certificate validation is not possible',
+		},
+		{
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrentRequests',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_CONCURRENCY,
+			description:
+				'How many requests to the service may be in flight at once. Lower it if the service answers 429 (too many requests).',
+		},
+		{
+			displayName: 'Proxy',
+			name: 'proxy',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. http://myproxy:3128',
+			description:
+				'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
+		},
+		{
+			displayName: 'Retries on Transient Failures',
+			name: 'transientRetries',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_RETRIES,
+			description:
+				'How often one item’s request is tried again after a 429, 502, 503 or 504 answer or a refused connection (and, for operations that only read, a timeout or a reset). Never for an item the service may have accepted. 0 to disable.',
+		},
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 10000,
+			description:
+				'Time in ms to wait for the server to send response headers (and start the response body) before aborting the request. Without this option: 60 s.',
+		},
+		{
+			displayName: 'Wait Between Retries',
+			name: 'retryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_RETRY_WAIT_MS,
+			description:
+				'Pause in milliseconds before the first retry; it doubles for each further retry. A Retry-After header of the service is followed (up to 30 s).',
+		},
+	],
+};
+
+export interface RunSettings {
+	/** Items per batch; 0 when the run is not batched. */
+	batchSize: number;
+	batchInterval: number;
+	concurrency: number;
+	timeout: number;
+	retries: number;
+	retryWait: number;
+	proxy?: {
+		host: string;
+		port: number;
+		protocol?: string;
+		auth?: { username: string; password: string };
+	};
+	skipSslCertificateValidation: boolean;
+}
+
+function positive(value: unknown, fallback: number): number {
+	const number = Number(value);
+	return Number.isFinite(number) && number > 0 ? number : fallback;
+}
+
+function atLeastZero(value: unknown, fallback: number): number {
+	const number = Number(value);
+	return value !== undefined && value !== '' && Number.isFinite(number) && number >= 0
+		? number
+		: fallback;
+}
+
+function parseProxy(context: IExecuteFunctions, proxy: unknown): RunSettings['proxy'] {
+	if (typeof proxy !== 'string' || proxy.trim() === '') return undefined;
+	let url: URL;
+	try {
+		url = new URL(proxy.trim());
+	} catch {
+		url = new URL('invalid:');
+	}
+	if (!url.hostname || !url.port) {
+		throw new NodeOperationError(context.getNode(), 'The proxy is not valid', {
+			description: `Request Options → Proxy "${url.hostname ? url.origin : proxy}" needs a host and a port, e.g. http://myproxy:3128`,
+		});
+	}
+	return {
+		host: url.hostname,
+		port: Number(url.port),
+		protocol: url.protocol.replace(/:$/, '') || undefined,
+		...(url.username
+			? {
+					auth: {
+						username: decodeURIComponent(url.username),
+						password: decodeURIComponent(url.password),
+					},
+				}
+			: {}),
+	};
+}
+
+/**
+ * The run's Request Options, expressions resolved once (for the first item, as n8n's routing
+ * engine read them).
+ */
+export function readRunSettings(context: IExecuteFunctions): RunSettings {
+	const options = context.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const batch = ((options.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
+	const batchSize = Number(batch.batchSize ?? 50);
+	const batchInterval = atLeastZero(batch.batchInterval, 1000);
+	const batched = options.batching !== undefined && batchSize >= 0 && batchInterval > 0;
+	return {
+		batchSize: batched ? Math.max(batchSize, 1) : 0,
+		batchInterval: batched ? batchInterval : 0,
+		concurrency: Math.floor(positive(options.maxConcurrentRequests, DEFAULT_CONCURRENCY)),
+		timeout: positive(options.timeout, DEFAULT_TIMEOUT_MS),
+		retries: Math.floor(atLeastZero(options.transientRetries, DEFAULT_RETRIES)),
+		retryWait: atLeastZero(options.retryWait, DEFAULT_RETRY_WAIT_MS),
+		proxy: parseProxy(context, options.proxy),
+		skipSslCertificateValidation: options.allowUnauthorizedCerts === true,
+	};
+}

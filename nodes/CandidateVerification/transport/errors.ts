@@ -1,0 +1,220 @@
+import type { IDataObject, IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+const MAX_BODY_EXCERPT = 300;
+
+export interface ServiceEnvelope {
+	code: number;
+	message?: string;
+	data?: IDataObject;
+}
+
+/** The service joins several validation problems with a slash. */
+export function splitProblems(message: unknown): string[] {
+	if (typeof message !== 'string' || message.trim() === '') return [];
+	return message
+		.split('/')
+		.map((problem) => problem.trim())
+		.filter((problem) => problem !== '');
+}
+
+function isEnvelope(body: unknown): body is ServiceEnvelope {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		!Array.isArray(body) &&
+		typeof (body as IDataObject).code === 'number'
+	);
+}
+
+function parseJsonText(body: unknown): unknown {
+	if (Buffer.isBuffer(body)) body = body.toString('utf8');
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body) as unknown;
+	} catch {
+		return body;
+	}
+}
+
+function excerpt(text: string): string {
+	const plain = text
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return plain.length > MAX_BODY_EXCERPT ? `${plain.slice(0, MAX_BODY_EXCERPT)}…` : plain;
+}
+
+/** After a 429 the node's own retries are used up: how to send more slowly. */
+function rateLimitHint(statusCode: number): string[] {
+	return statusCode === 429
+		? [
+				'The service limits how fast requests may come: lower Settings → Request Options → Max Concurrent Requests, or add Batching there.',
+			]
+		: [];
+}
+
+function rejectionError(
+	node: INode,
+	operationLabel: string,
+	statusCode: number,
+	envelope: ServiceEnvelope,
+): NodeApiError {
+	const problems = splitProblems(envelope.message);
+	const summary =
+		problems.length === 0
+			? 'the service answered code ' + String(envelope.code) + ' without a message'
+			: problems.length === 1
+				? problems[0]
+				: `${problems[0]} (and ${problems.length - 1} more)`;
+	return new NodeApiError(node, envelope as unknown as JsonObject, {
+		message: `${operationLabel} was rejected by the Candidate Verification Service: ${summary}`,
+		description: [
+			...problems.map((problem) => `- ${problem}`),
+			`(HTTP ${statusCode}, code ${envelope.code})`,
+			...rateLimitHint(statusCode),
+		].join('\n'),
+		httpCode: String(statusCode),
+	});
+}
+
+/**
+ * Decides success on the envelope's `code`, not on the HTTP status: the service answers
+ * `code: -1` under HTTP 200 as well as under 4xx. Returns the parsed envelope on success.
+ */
+export function assertSuccessfulResponse(
+	node: INode,
+	operationLabel: string,
+	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'>,
+): ServiceEnvelope {
+	const { statusCode } = response;
+	const body = parseJsonText(response.body);
+
+	if (isEnvelope(body)) {
+		if (body.code !== 0 || statusCode >= 400) {
+			throw rejectionError(node, operationLabel, statusCode, body);
+		}
+		return body;
+	}
+
+	if (typeof body === 'string' || body === undefined || body === null) {
+		const text = typeof body === 'string' ? excerpt(body) : '';
+		throw new NodeApiError(
+			node,
+			{ statusCode, body: text },
+			{
+				message: `${operationLabel} failed: the Candidate Verification Service answered HTTP ${statusCode} with ${
+					text ? 'a body that is not JSON' : 'an empty body'
+				}`,
+				description:
+					[text ? `Body starts with: ${text}` : '', ...rateLimitHint(statusCode)]
+						.filter(Boolean)
+						.join('\n') || undefined,
+				httpCode: String(statusCode),
+			},
+		);
+	}
+
+	throw new NodeApiError(node, body as JsonObject, {
+		message: `${operationLabel} failed: the Candidate Verification Service answered HTTP ${statusCode} without a response envelope (no numeric "code")`,
+		description: `Body: ${excerpt(JSON.stringify(body))}`,
+		httpCode: String(statusCode),
+	});
+}
+
+const NETWORK_FAILURES: Record<string, { problem: string; action: string }> = {
+	timeout: {
+		problem: 'did not answer within {timeout}',
+		action:
+			'The service may be slow or unreachable. Try again later, raise Request Options → Timeout, or set Settings → Retry On Fail.',
+	},
+	ECONNRESET: {
+		problem: 'closed the connection before answering',
+		action:
+			'The service or a proxy in between dropped the connection. Try again later or set Settings → Retry On Fail.',
+	},
+	ECONNREFUSED: {
+		problem: 'refused the connection',
+		action: 'Check the base URL of the credential and that the service is up.',
+	},
+	ENOTFOUND: {
+		problem: 'could not be found (unknown host)',
+		action: 'Check the base URL of the credential.',
+	},
+	unreachable: {
+		problem: 'could not be reached',
+		action: 'Check the base URL of the credential and the network between n8n and the service.',
+	},
+};
+
+const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
+const UNREACHABLE_CODES = ['EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED'];
+
+/**
+ * The network error code of a failure, wherever n8n put it: on the error, its cause, or (n8n 1.x
+ * wraps request errors in a NodeApiError) the error response it keeps; last, the message n8n 1.x
+ * gives a reset or an aborted connection.
+ */
+function networkCode(error: unknown): string | undefined {
+	const seen: IDataObject[] = [];
+	const queue = [error as IDataObject | undefined];
+	while (queue.length > 0 && seen.length < 8) {
+		const cause = queue.shift();
+		if (typeof cause !== 'object' || cause === null || seen.includes(cause)) continue;
+		seen.push(cause);
+		if (typeof cause.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(cause.code)) {
+			return cause.code;
+		}
+		queue.push(cause.cause as IDataObject, cause.errorResponse as IDataObject);
+	}
+	const message = String((error as Error | undefined)?.message ?? '');
+	if (/closed unexpectedly/i.test(message)) return 'ECONNRESET';
+	if (/connection was aborted/i.test(message)) return 'ECONNABORTED';
+	if (/connection was refused/i.test(message)) return 'ECONNREFUSED';
+	return undefined;
+}
+
+function formatTimeout(milliseconds: unknown): string {
+	const value = Number(milliseconds);
+	if (!Number.isFinite(value) || value <= 0) return 'the timeout';
+	return value % 1000 === 0 ? `${value / 1000} s` : `${value} ms`;
+}
+
+/** What kind of failure to get an answer this was (a key of NETWORK_FAILURES), if it was one. */
+export function networkFailureKind(caught: unknown): string | undefined {
+	const code = networkCode(caught);
+	const message = String((caught as Error | undefined)?.message ?? '');
+	if (TIMEOUT_CODES.includes(code ?? '') || /timeout|timed out/i.test(message)) return 'timeout';
+	if (code && code in NETWORK_FAILURES) return code;
+	return code && UNREACHABLE_CODES.includes(code) ? 'unreachable' : undefined;
+}
+
+/**
+ * A request that got no answer (timeout, reset, refused, unknown host) becomes an error naming the
+ * operation, the service and what to do. Errors with an answer (already explained) pass through.
+ */
+export function networkError(
+	node: INode,
+	operationLabel: string,
+	caught: unknown,
+	request: { timeout?: number },
+): NodeApiError | NodeOperationError {
+	const code = networkCode(caught);
+	const message = String((caught as Error | undefined)?.message ?? '');
+	const kind = networkFailureKind(caught);
+	if (!kind) {
+		if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
+		return new NodeApiError(node, { message } as JsonObject, {
+			message: `${operationLabel} failed: ${message || 'the request to the Candidate Verification Service failed'}`,
+		});
+	}
+	const failure = NETWORK_FAILURES[kind];
+	return new NodeApiError(node, { code: code ?? 'timeout', message } as JsonObject, {
+		message: `${operationLabel} failed: the Candidate Verification Service ${failure.problem.replace(
+			'{timeout}',
+			formatTimeout(request.timeout),
+		)}`,
+		description: `${failure.action} (${code ?? 'timeout'})`,
+		httpCode: 'none',
+	});
+}

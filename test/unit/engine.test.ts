@@ -1,0 +1,346 @@
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import nock from 'nock';
+import type { INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { outputJson, runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+/**
+ * The action node's own engine (issue 17): Request Options read with their expressions resolved,
+ * bounded concurrency, a stop at the first failure, n8n's Retry On Fail never sending an accepted
+ * item again, and the node's own retries of transient failures.
+ */
+const FORM_ID = 'form-1';
+const CANDIDATE_PATH = `/verification/api/1.0/ekyc-forms/${FORM_ID}/diy-candidate`;
+const PURPOSES = '/verification/api/1.0/purposes';
+
+const createProfile: INodeParameters = {
+	resource: 'profile',
+	operation: 'create',
+	formId: FORM_ID,
+	name: '={{ $json.name }}',
+	gender: '={{ $json.gender }}',
+};
+
+const rows = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ name: `Candidate ${index}`, gender: 'Female' }));
+
+const nameOf = (body: unknown) => String((body as { name: string }).name);
+const numberOf = (body: unknown) => nameOf(body).split(' ')[1];
+
+const HTML_502 = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+
+describe('Request Options → Batching with expressions', () => {
+	enableMockedNetwork();
+
+	it('Items per Batch ={{ 1 }} and Batch Interval ={{ 50 }}: every item is sent, one per batch, and the run ends', async () => {
+		const { scope, requests } = mockService();
+		const sentAt: number[] = [];
+		scope
+			.post(CANDIDATE_PATH)
+			.times(3)
+			.reply(200, (_uri, body) => {
+				sentAt.push(Date.now());
+				return success({ transactionId: `TXN-${numberOf(body)}` });
+			});
+
+		const result = await runActionNode({
+			items: rows(3),
+			parameters: {
+				...createProfile,
+				requestOptions: {
+					batching: { batch: { batchSize: '={{ 1 }}', batchInterval: '={{ 50 }}' } },
+				},
+			},
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests.map((request) => nameOf(request.body))).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 2',
+		]);
+		expect(outputJson(result).map((json) => json.transactionId)).toEqual([
+			'TXN-0',
+			'TXN-1',
+			'TXN-2',
+		]);
+		// The pause between batches is kept (a lower bound: the machine may only be slower).
+		expect(sentAt[1] - sentAt[0]).toBeGreaterThanOrEqual(45);
+		expect(sentAt[2] - sentAt[1]).toBeGreaterThanOrEqual(45);
+	});
+});
+
+describe("n8n's Retry On Fail never sends an accepted item again", () => {
+	enableMockedNetwork();
+
+	it('3 candidates, the service answers one with an HTML 502 once: each candidate is created once, the run succeeds', async () => {
+		const { scope, requests } = mockService();
+		let failedOnce = false;
+		scope
+			.post(CANDIDATE_PATH)
+			.times(4)
+			.reply((_uri, body) => {
+				if (numberOf(body) === '1' && !failedOnce) {
+					failedOnce = true;
+					return [502, HTML_502, { 'content-type': 'text/html' }];
+				}
+				return [200, success({ transactionId: `TXN-${numberOf(body)}` })];
+			});
+
+		const result = await runActionNode({
+			items: rows(3),
+			parameters: createProfile,
+			retryOnFail: { maxTries: 2 },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests.map((request) => nameOf(request.body)).sort()).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 1',
+			'Candidate 2',
+		]);
+		expect(result.items.map(({ json, pairedItem }) => ({ json, pairedItem }))).toEqual(
+			[0, 1, 2].map((index) => ({
+				json: { transactionId: `TXN-${index}`, formId: FORM_ID, name: `Candidate ${index}` },
+				pairedItem: { item: index },
+			})),
+		);
+	});
+
+	it('a try that stopped at the first failure: the next try sends the failed and the unsent items only', async () => {
+		const { scope, requests } = mockService();
+		let rejectedOnce = false;
+		scope
+			.post(CANDIDATE_PATH)
+			.times(5)
+			.reply((_uri, body) => {
+				if (numberOf(body) === '1' && !rejectedOnce) {
+					rejectedOnce = true;
+					return [503, { code: -1, message: 'try again later' }];
+				}
+				return [200, success({ transactionId: `TXN-${numberOf(body)}` })];
+			});
+
+		const result = await runActionNode({
+			items: rows(4),
+			parameters: {
+				...createProfile,
+				requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 },
+			},
+			retryOnFail: { maxTries: 2 },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests.map((request) => nameOf(request.body))).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 1',
+			'Candidate 2',
+			'Candidate 3',
+		]);
+		expect(outputJson(result).map((json) => json.transactionId)).toEqual([
+			'TXN-0',
+			'TXN-1',
+			'TXN-2',
+			'TXN-3',
+		]);
+	});
+
+	it('a different execution sends everything again (the memory belongs to one execution)', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply((_uri, body) =>
+				numberOf(body) === '1'
+					? [200, { code: -1, message: 'duplicate mobile' }]
+					: [200, success({ transactionId: `TXN-${numberOf(body)}` })],
+			);
+		const first = await runActionNode({ items: rows(2), parameters: createProfile });
+		expect(first.error?.message).toContain('duplicate mobile');
+
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}` }));
+		const second = await runActionNode({
+			items: rows(2),
+			parameters: createProfile,
+			executionId: 'exec-2',
+		});
+
+		expect(second.error).toBeUndefined();
+		expect(requests.map((request) => nameOf(request.body))).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 0',
+			'Candidate 1',
+		]);
+	});
+});
+
+describe('A stop at the first failure', () => {
+	enableMockedNetwork();
+
+	it('sends no further item and names what was accepted and what was not sent', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(5)
+			.reply(200, (_uri, body) =>
+				numberOf(body) === '1'
+					? { code: -1, message: '"mobile" is already registered' }
+					: success({ transactionId: `TXN-${numberOf(body)}` }),
+			);
+
+		const result = await runActionNode({
+			items: rows(5),
+			parameters: { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } },
+		});
+
+		expect(requests.map((request) => nameOf(request.body))).toEqual(['Candidate 0', 'Candidate 1']);
+		expect(result.error?.message).toBe(
+			'Add a candidate to a form was rejected by the Candidate Verification Service: "mobile" is already registered',
+		);
+		expect(result.error?.description).toBe(
+			[
+				'- "mobile" is already registered',
+				'(HTTP 200, code -1)',
+				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
+				'Not sent (the run stopped at the first failure): item 2, item 3, item 4. Settings → Retry On Fail sends them, and the failed items, without sending an accepted item again.',
+			].join('\n'),
+		);
+	});
+});
+
+describe("The node's own retries of transient failures", () => {
+	enableMockedNetwork();
+
+	it('a read is tried again after a 503 and a 504', async () => {
+		const { scope, requests } = mockService();
+		scope.get(PURPOSES).reply(503, HTML_502);
+		scope.get(PURPOSES).reply(504, HTML_502);
+		scope.get(PURPOSES).reply(200, success({ total: 1, list: [{ _id: 'p-1', name: 'Hiring' }] }));
+
+		const result = await runActionNode({
+			parameters: { resource: 'purpose', operation: 'getAll', requestOptions: { retryWait: 1 } },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests).toHaveLength(3);
+		expect(outputJson(result)).toEqual([{ _id: 'p-1', name: 'Hiring' }]);
+	});
+
+	it('creating a candidate is tried again after a 429 (the service did not act), following Retry-After', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.reply(429, { code: -1, message: 'slow down' }, { 'retry-after': '0' });
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-0' }));
+
+		const result = await runActionNode({ items: rows(1), parameters: createProfile });
+
+		expect(result.error).toBeUndefined();
+		expect(requests).toHaveLength(2);
+		expect(outputJson(result)).toEqual([
+			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
+		]);
+	});
+
+	it('creating a candidate is not tried again after a 502 (the service may have acted): the error says so', async () => {
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).times(3).reply(502, HTML_502, { 'content-type': 'text/html' });
+
+		const result = await runActionNode({
+			items: rows(1),
+			parameters: { ...createProfile, requestOptions: { retryWait: 1 } },
+		});
+
+		expect(requests).toHaveLength(1);
+		expect(result.error?.description).toBe(
+			[
+				'Body starts with: 502 Bad Gateway',
+				'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
+			].join('\n'),
+		);
+	});
+
+	it('after the retries of a 429 the error says how to send more slowly', async () => {
+		const { scope, requests } = mockService();
+		scope.get(PURPOSES).times(2).reply(429, { code: -1, message: 'Too many requests' });
+
+		const result = await runActionNode({
+			parameters: {
+				resource: 'purpose',
+				operation: 'getAll',
+				requestOptions: { retryWait: 1, transientRetries: '={{ 1 }}' },
+			},
+		});
+
+		expect(requests).toHaveLength(2);
+		expect(result.error?.description).toBe(
+			[
+				'- Too many requests',
+				'(HTTP 429, code -1)',
+				'The service limits how fast requests may come: lower Settings → Request Options → Max Concurrent Requests, or add Batching there.',
+			].join('\n'),
+		);
+	});
+});
+
+describe('Request Options → Max Concurrent Requests', () => {
+	enableMockedNetwork();
+	beforeEach(() => nock.enableNetConnect('127.0.0.1'));
+
+	/** A service that answers after a pause and counts the requests it holds at once. */
+	async function countingService() {
+		let inFlight = 0;
+		let most = 0;
+		const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+			inFlight++;
+			most = Math.max(most, inFlight);
+			request.resume();
+			void sleep(30).then(() => {
+				inFlight--;
+				response.setHeader('content-type', 'application/json');
+				response.end(JSON.stringify(success({ transactionId: 'TXN' })));
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as { port: number };
+		return {
+			credentials: { ...TEST_CREDENTIALS, stagingBaseUrl: `http://127.0.0.1:${port}` },
+			most: () => most,
+			close: async () => await new Promise((resolve) => server.close(resolve)),
+		};
+	}
+
+	it.each([
+		[{ maxConcurrentRequests: 3 }, 3],
+		[{ maxConcurrentRequests: '={{ 2 }}' }, 2],
+		[{}, 50],
+	] as Array<[INodeParameters, number]>)(
+		'with %j at most %i requests are in flight, and at times that many',
+		async (requestOptions, limit) => {
+			const service = await countingService();
+			try {
+				const result = await runActionNode({
+					items: rows(60),
+					parameters: { ...createProfile, requestOptions },
+					credentials: service.credentials,
+				});
+
+				expect(result.error).toBeUndefined();
+				expect(result.items).toHaveLength(60);
+				expect(service.most()).toBe(limit);
+			} finally {
+				await service.close();
+			}
+		},
+	);
+});
