@@ -688,11 +688,13 @@ async function checks() {
 			const started = Date.now();
 			const execution = await runWorkflow('cvE2eNetFault001');
 			const seconds = (Date.now() - started) / 1000;
-			assert.equal(gateway.received, received + 1, `the service got ${gateway.received - received} requests`);
+			// A read may be tried again (Request Options → Retries); never more than that.
+			const attempts = gateway.received - received;
+			assert.ok(attempts >= 1 && attempts <= 4, `the service got ${attempts} requests`);
 			assert.equal(execution.status, 'error');
 			const { error, lastNodeExecuted } = execution.data.resultData;
 			assert.equal(lastNodeExecuted, 'Get Purposes (faulty service)');
-			return { error, seconds };
+			return { error, seconds, attempts };
 		} finally {
 			gateway.mode = '502';
 			gateway.releaseHung();
@@ -700,17 +702,17 @@ async function checks() {
 	};
 
 	await check('a connection reset by the service fails the execution with an error naming the operation', async () => {
-		const { error } = await operationFailure('reset');
-		assert.equal(error.message, 'Get many purposes failed: the Candidate Verification Service closed the connection before answering');
+		const { error, attempts } = await operationFailure('reset');
+		assert.match(error.message, /^Get many purposes failed: the Candidate Verification Service closed the connection before answering/);
 		assert.match(error.description || '', /ECONNRESET/);
-		return `"${error.message}"`;
+		return `"${error.message}", ${attempts} attempt(s)`;
 	});
 
 	await check('a service that never answers fails the execution at Request Options → Timeout (3 s) with an error naming the operation', async () => {
-		const { error, seconds } = await operationFailure('hang');
-		assert.equal(error.message, 'Get many purposes failed: the Candidate Verification Service did not answer within 3 s');
-		assert.ok(seconds < 30, `the execution took ${seconds.toFixed(1)} s`);
-		return `"${error.message}" after ${seconds.toFixed(1)} s`;
+		const { error, seconds, attempts } = await operationFailure('hang');
+		assert.match(error.message, /^Get many purposes failed: the Candidate Verification Service did not answer within 3 s/);
+		assert.ok(seconds < 3 * attempts + 20, `the execution took ${seconds.toFixed(1)} s for ${attempts} attempt(s)`);
+		return `"${error.message}" after ${seconds.toFixed(1)} s, ${attempts} attempt(s)`;
 	});
 
 	await check('all or nothing: one invalid item fails the node before any of its items is sent', async () => {
