@@ -6,6 +6,7 @@ const { reply } = require('./http-utils');
 const { validate, transitionSchema } = require('./validation');
 
 const MAX_GENERATED_FILE_BYTES = 512 * 1024 * 1024;
+const PDF_HEADER = Buffer.from('%PDF-1.4\n');
 
 const invalidControl = (problems) => reply.failure(400, problems.join('/'));
 
@@ -57,7 +58,8 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 
 	/**
 	 * Adds a private file of random bytes, larger than an API upload may be (e.g. 100 MiB for a
-	 * download test). Answers its private URL, size and SHA-256.
+	 * download test). With contentType application/pdf the bytes start with a PDF header (a client
+	 * that sniffs the first bytes sees a PDF, never JSON by chance). Answers its private URL, size and SHA-256.
 	 */
 	function addFile({ body }) {
 		const { sizeBytes, filename = 'large-file.bin', contentType = 'application/octet-stream' } = body || {};
@@ -65,6 +67,7 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 			return invalidControl([`"sizeBytes" must be an integer from 1 to ${MAX_GENERATED_FILE_BYTES}`]);
 		}
 		const data = randomBytes(sizeBytes);
+		if (contentType === 'application/pdf') PDF_HEADER.copy(data, 0, 0, Math.min(sizeBytes, PDF_HEADER.length));
 		const file = files.add({ filename, contentType, data, source: 'control' });
 		const sha256 = createHash('sha256').update(data).digest('hex');
 		return reply.json({ url: files.privateUrl(file), size: data.length, sha256 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's test command runs it: build, lint (n8n's community rules),
 # type-check, unit tests (jest, the node run by n8n-core's WorkflowExecute), then the suites that run
-# in a real n8n. Ends with one exact line "N passed, N failed" (", N skipped" when something was
+# in a real n8n (2.41.1, queue mode, and the compat scope on n8n 1.123.x). Ends with one exact line "N passed, N failed" (", N skipped" when something was
 # skipped) over all of them, and exits non-zero when anything failed.
 # How steps are counted: test/counting.sh.
 set -uo pipefail
@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 LOGS=.e2e/logs
 mkdir -p "$LOGS"
 source test/counting.sh
+# n8n 1.x release the compat suite proves the package on (the newest 1.123 patch when this was pinned;
+# `none` skips it).
+CV_COMPAT_N8N_VERSION=${CV_COMPAT_N8N_VERSION:-1.123.81}
 
 check build npm run --silent build
 # n8n-node lint (counted once, there), n8n's scanner on source and tarball, the tarball, the workflows
@@ -26,6 +29,14 @@ else
 	suite e2e bash test/e2e/run.sh
 	suite demo node test/e2e/demo-check.js
 	suite e2e-queue-mode bash test/e2e-queue/run.sh
+	# The compat scope on the newest n8n 1.x (scripts/compat-e2e.sh; its own cache, cold in .ci/run).
+	# CV_COMPAT_N8N_VERSION=none counts it as skipped.
+	if [ "$CV_COMPAT_N8N_VERSION" = none ]; then
+		echo "== e2e-compat skipped (CV_COMPAT_N8N_VERSION=none)"
+		record e2e-compat 0 0 1
+	else
+		suite "e2e-compat-n8n-$CV_COMPAT_N8N_VERSION" bash scripts/compat-e2e.sh "$CV_COMPAT_N8N_VERSION"
+	fi
 fi
 
 final_summary

@@ -325,6 +325,49 @@ async function main() {
 			},
 		);
 
+		// What the model reads back from each tool must be what the node outputs in a workflow, field by field.
+		const toolAnswer = (completion, index) => {
+			const content = toolResults(completions[completion].body)[index];
+			try {
+				return JSON.parse(content);
+			} catch {
+				throw new Error(`the tool answer is not JSON: ${String(content).slice(0, 200)}`);
+			}
+		};
+
+		await report.step(
+			"the Add Candidate tool answers the model with the node's output of Profile → Create: exactly { transactionId, formId, name }",
+			async () => {
+				assert.ok(transactionId, 'no transaction at the sandbox (see the step above)');
+				assert.deepEqual(toolAnswer(1, 0), [{ transactionId, formId, name: CANDIDATE.name }]);
+			},
+		);
+
+		await report.step(
+			"the Get Transaction Status tool answers the model with the node's output of Transaction → Get Status: the service's transaction, field by field",
+			async () => {
+				assert.ok(transactionId, 'no transaction at the sandbox (see the step above)');
+				const stored = (await sandbox('GET', '/__sandbox/state')).transactions.find(
+					(transaction) => transaction.transactionId === transactionId,
+				);
+				const answer = toolAnswer(2, 1);
+				assert.ok(Array.isArray(answer) && answer.length === 1, `${JSON.stringify(answer).slice(0, 200)}`);
+				const [status] = answer;
+				assert.match(String(status.report), /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
+				assert.deepEqual(status, {
+					transactionId,
+					orgId: ORG_ID,
+					formId,
+					candidate: stored.candidate,
+					verificationList: stored.verificationList.map(({ name, state }) => ({ name, state })),
+					state: 'NOT_STARTED',
+					report: status.report,
+					createdAt: stored.createdAt,
+					updatedAt: stored.updatedAt,
+				});
+			},
+		);
+
 		await report.step("the agent's answer is built from the tools' results", async () => {
 			const output = execution.data.resultData.runData['AI Agent'][0].data.main[0].map(
 				(item) => item.json.output,

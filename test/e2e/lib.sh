@@ -33,6 +33,21 @@ cv_n8n_env() {
 # the same user folder runs, or the task broker port clashes).
 cv_n8n() { PATH="$CV_NODE24_DIR/bin:$PATH" "$CV_N8N_DIR/node_modules/.bin/n8n" "$@"; }
 
+# cv_offline_activation: how the n8n release under test activates a workflow before boot (the
+# server then activates it while starting): `publish` (n8n publish:workflow), `update` (1.x has no
+# publish:workflow: update:workflow --active=true), or `none`: n8n 2.0 activates only a version kept
+# in its workflow history and its import:workflow writes none, so publish:workflow fails with
+# "Version … not found" (checks.js then saves a version and activates through the public API; run.sh
+# falls back to that for any 2.x release whose publish:workflow fails that way: 2.1 and 2.3 import
+# without a history entry too, 2.41 writes one).
+cv_offline_activation() {
+	case "$CV_N8N_VERSION" in
+	1.*) echo update ;;
+	2.0.*) echo none ;;
+	*) echo publish ;;
+	esac
+}
+
 # cv_install_package USER_FOLDER: installs the built package the way n8n's community-package
 # installer does: npm pack, extract into <user folder>/.n8n/nodes/node_modules/<name>, drop dev,
 # peer and optional dependencies, install the runtime ones (this package has none), and record

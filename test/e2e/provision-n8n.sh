@@ -38,16 +38,33 @@ export PATH=$CV_NODE24_DIR/bin:$PATH
 export npm_config_nodedir=$CV_NODE24_DIR
 cd "$CV_N8N_DIR"
 # linkedom 0.18.15 needs a package the registry lacks; scripts off because one optional dependency
-# downloads a prebuilt binary at install time. The lock pins the whole tree (npm ci rejects it).
+# downloads a prebuilt binary at install time.
+# The default release: test/e2e/n8n/package-lock.json pins the whole tree (npm ci rejects it, npm
+# install keeps it). Another release (scripts/compat-e2e.sh) takes test/e2e/n8n/<version>.package-lock.json
+# when there is one, else the tree npm resolves. n8n 1.x and 2.0 take xlsx from its vendor's own site
+# (n8n-nodes-base depends on https://cdn.sheetjs.com/xlsx-0.20.2/…), which is not reachable: the same
+# version from the npm registry (an override of a package the tree lacks is ignored).
+overrides='"linkedom": "0.18.14"'
+lock=$HERE/n8n/package-lock.json
+if [ "$CV_N8N_VERSION" != "$(node -p 'require(process.argv[1]).packages[""].dependencies.n8n' "$lock")" ]; then
+  overrides="$overrides, \"xlsx\": \"npm:@e965/xlsx@0.20.2\""
+  lock=$HERE/n8n/$CV_N8N_VERSION.package-lock.json
+fi
 cat > package.json <<JSON
 { "name": "cv-e2e-n8n", "private": true,
   "dependencies": { "n8n": "$CV_N8N_VERSION" },
-  "overrides": { "linkedom": "0.18.14" } }
+  "overrides": { $overrides } }
 JSON
-cp "$HERE/n8n/package-lock.json" package-lock.json
+rm -f package-lock.json
+if [ -f "$lock" ]; then cp "$lock" package-lock.json; else echo "no lock for n8n $CV_N8N_VERSION: npm resolves its tree"; fi
 npm install --no-audit --no-fund --ignore-scripts --loglevel=error
-npm rebuild sqlite3 isolated-vm --ignore-scripts=false --loglevel=error
+# The native modules this release has (isolated-vm came with n8n 2.x's expression runtime).
+natives=()
 for module in sqlite3 isolated-vm; do
+  [ -d "node_modules/$module" ] && natives+=("$module")
+done
+npm rebuild "${natives[@]}" --ignore-scripts=false --loglevel=error
+for module in "${natives[@]}"; do
   if ! node -e 'require(process.argv[1])' "$module" 2>"$CV_E2E_CACHE/native-$module.err"; then
     echo "FAILED: the native module $module does not load on Node $(node -v) after npm rebuild:" >&2
     cat "$CV_E2E_CACHE/native-$module.err" >&2

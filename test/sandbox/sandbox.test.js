@@ -762,6 +762,25 @@ describe('control endpoints and recording', () => {
 		expect(rejected.json).toEqual({ code: -1, message: '"sizeBytes" must be an integer from 1 to 536870912' });
 	});
 
+	test('POST /__sandbox/files with contentType application/pdf: random bytes behind a PDF header, served as a PDF', async () => {
+		const sizeBytes = 300_000;
+		const added = await call('POST', '/__sandbox/files', {
+			apiKey: null,
+			body: { sizeBytes, filename: 'report.pdf', contentType: 'application/pdf' },
+		});
+		expect(added.status).toBe(200);
+		const served = await call('POST', `${V}/download-manager/download-file`, { body: { url: added.json.url, getDownloadToken: false } });
+		expect(served.status).toBe(200);
+		expect(served.headers.get('content-type')).toBe('application/pdf');
+		expect(served.buffer.length).toBe(sizeBytes);
+		expect(served.buffer.subarray(0, 9).toString('latin1')).toBe('%PDF-1.4\n');
+		expect(require('node:crypto').createHash('sha256').update(served.buffer).digest('hex')).toBe(added.json.sha256);
+		const tiny = await call('POST', '/__sandbox/files', { apiKey: null, body: { sizeBytes: 4, contentType: 'application/pdf' } });
+		expect(tiny.json.size).toBe(4);
+		const tinyServed = await call('POST', `${V}/download-manager/download-file`, { body: { url: tiny.json.url, getDownloadToken: false } });
+		expect(tinyServed.buffer.toString('latin1')).toBe('%PDF');
+	});
+
 	test('POST /__sandbox/clock rejects a non-numeric advance', async () => {
 		const { status, json } = await call('POST', '/__sandbox/clock', { apiKey: null, body: { advanceMinutes: '10' } });
 		expect(status).toBe(400);
