@@ -284,6 +284,10 @@ describe("The node's own retries of transient failures", () => {
 		['a broken pipe', { code: 'EPIPE', message: 'write EPIPE' }],
 		['a reset', { code: 'ECONNRESET', message: 'socket hang up' }],
 		[
+			'a reset as n8n 1.x and 2.0 wrap it (its code in httpCode)',
+			{ httpCode: 'ECONNRESET', message: 'read ECONNRESET' },
+		],
+		[
 			'a reset as n8n 1.x words it (no code)',
 			{ message: 'The connection to the server was closed unexpectedly, perhaps it is offline.' },
 		],

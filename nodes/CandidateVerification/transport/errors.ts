@@ -164,8 +164,9 @@ export function networkCode(error: unknown): string | undefined {
 		const cause = queue.shift();
 		if (typeof cause !== 'object' || cause === null || seen.includes(cause)) continue;
 		seen.push(cause);
-		if (typeof cause.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(cause.code)) {
-			return cause.code;
+		// n8n 1.x and 2.0 keep the code of the error they wrap only in httpCode.
+		for (const code of [cause.code, cause.httpCode]) {
+			if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
 		}
 		queue.push(cause.cause as IDataObject, cause.errorResponse as IDataObject);
 	}
