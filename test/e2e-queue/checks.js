@@ -21,6 +21,7 @@ const path = require('node:path');
 
 const { createChecklist } = require('../e2e/checklist');
 const { N8nClient, sleep } = require('../e2e/n8n-client');
+const { sandboxClient } = require('../e2e/sandbox-client');
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -75,17 +76,11 @@ async function waitFor(read, predicate, what, timeoutMs = 30_000) {
 
 // ---- sandbox ---------------------------------------------------------------------------------------
 
-async function sandbox(method, route, body, headers = {}) {
-	const response = await fetch(`${env.CV_SANDBOX_URL}${route}`, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`sandbox ${method} ${route} answered ${response.status}`);
-	return response.json();
-}
-const sandboxState = () => sandbox('GET', '/__sandbox/state');
-const sandboxRequests = async () => (await sandbox('GET', '/__sandbox/requests')).requests;
+const {
+	call: sandbox,
+	state: sandboxState,
+	requests: sandboxRequests,
+} = sandboxClient(env.CV_SANDBOX_URL);
 const configRequests = async () => (await sandboxRequests()).filter((r) => r.path.startsWith(`${V}/webhook-config`));
 const triggerConfigs = async () => (await sandboxState()).webhookConfigs.filter((c) => c.endpoint === TRIGGER_URL);
 

@@ -21,6 +21,7 @@ const path = require('node:path');
 
 const { createChecklist } = require('./checklist');
 const { N8nClient, sleep } = require('./n8n-client');
+const { sandboxClient } = require('./sandbox-client');
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -48,17 +49,11 @@ const { check, counts } = createChecklist();
 
 // ---- sandbox ---------------------------------------------------------------------------------------
 
-async function sandbox(method, route, body) {
-	const response = await fetch(`${SANDBOX_URL}${route}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`sandbox ${method} ${route} answered ${response.status}`);
-	return response.json();
-}
-const sandboxState = () => sandbox('GET', '/__sandbox/state');
-const sandboxRequests = async () => (await sandbox('GET', '/__sandbox/requests')).requests;
+const {
+	call: sandbox,
+	state: sandboxState,
+	requests: sandboxRequests,
+} = sandboxClient(SANDBOX_URL);
 
 /** Waits until predicate(value) holds for value = await read(); returns the value. */
 async function waitFor(read, predicate, what, timeoutMs = 15_000) {

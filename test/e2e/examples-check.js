@@ -19,6 +19,7 @@ const path = require('node:path');
 const { N8nClient, sleep } = require('./n8n-client');
 const { ROOT, E2E_OWNER } = require('./package-under-test');
 const { createReport } = require('./report');
+const { sandboxClient } = require('./sandbox-client');
 
 const N8N_URL = process.env.CV_N8N_URL;
 const SANDBOX_URL = process.env.CV_SANDBOX_URL;
@@ -32,17 +33,11 @@ const n8n = new N8nClient(N8N_URL);
 const report = createReport();
 const example = (file) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
 
-async function sandbox(method, route, body, headers = {}) {
-	const response = await fetch(`${SANDBOX_URL}${route}`, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`sandbox ${method} ${route} answered ${response.status}`);
-	return response.json();
-}
-const sandboxState = () => sandbox('GET', '/__sandbox/state');
-const sandboxRequests = async () => (await sandbox('GET', '/__sandbox/requests')).requests;
+const {
+	call: sandbox,
+	state: sandboxState,
+	requests: sandboxRequests,
+} = sandboxClient(SANDBOX_URL);
 const api = (method, route, body) =>
 	sandbox(method, `${V}${route}`, body, { 'x-api-key': API_KEY });
 
