@@ -8,7 +8,10 @@ function sandboxClient(baseUrl) {
 	async function call(method, route, body, headers = {}) {
 		const response = await fetch(`${baseUrl}${route}`, {
 			method,
-			headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...headers,
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		if (!response.ok) throw new Error(`sandbox ${method} ${route} answered ${response.status}`);
