@@ -389,7 +389,11 @@ describe('Request Options → Max Concurrent Requests', () => {
 	enableMockedNetwork();
 	beforeEach(() => nock.enableNetConnect('127.0.0.1'));
 
-	/** A service that answers after a pause and counts the requests it holds at once. */
+	/**
+	 * A service that answers after a pause and counts the requests it holds at once. The pause is long
+	 * enough for the node to have every allowed request on the wire before the first answer, also on a
+	 * busy machine.
+	 */
 	async function countingService() {
 		let inFlight = 0;
 		let most = 0;
@@ -397,7 +401,7 @@ describe('Request Options → Max Concurrent Requests', () => {
 			inFlight++;
 			most = Math.max(most, inFlight);
 			request.resume();
-			void sleep(30).then(() => {
+			void sleep(300).then(() => {
 				inFlight--;
 				response.setHeader('content-type', 'application/json');
 				response.end(JSON.stringify(success({ transactionId: 'TXN' })));
@@ -422,13 +426,14 @@ describe('Request Options → Max Concurrent Requests', () => {
 			const service = await countingService();
 			try {
 				const result = await runActionNode({
-					items: rows(60),
+					// Three rounds of requests at the limit.
+					items: rows(2 * limit + 1),
 					parameters: { ...createProfile, requestOptions },
 					credentials: service.credentials,
 				});
 
 				expect(result.error).toBeUndefined();
-				expect(result.items).toHaveLength(60);
+				expect(result.items).toHaveLength(2 * limit + 1);
 				expect(service.most()).toBe(limit);
 			} finally {
 				await service.close();
