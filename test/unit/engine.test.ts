@@ -271,13 +271,31 @@ describe("The node's own retries of transient failures", () => {
 		);
 	});
 
-	/** The transport fails once as given (what n8n's request helper throws), then sends for real. */
-	function failFirstRequest(failure: object) {
+	/**
+	 * One run whose first request fails as given (what n8n's request helper throws); later requests
+	 * reach the (mocked) service. How often the node tried, and what the service received.
+	 */
+	async function runFailingOnce(
+		failure: object,
+		parameters: INodeParameters,
+		items?: Array<Record<string, string>>,
+	) {
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-0' }));
+		scope.get(PURPOSES).reply(200, success({ total: 0, list: [] }));
 		const send = jest.spyOn(transport, 'sendWithCredential');
 		send.mockImplementationOnce(async () => {
 			throw Object.assign(new Error(), failure);
 		});
-		return send;
+		try {
+			const result = await runActionNode({
+				items,
+				parameters: { ...parameters, requestOptions: { retryWait: 1 } },
+			});
+			return { result, tries: send.mock.calls.length, received: requests.length };
+		} finally {
+			send.mockRestore();
+		}
 	}
 
 	it.each([
@@ -298,26 +316,16 @@ describe("The node's own retries of transient failures", () => {
 	])(
 		'creating a candidate is not tried again after %s (the request may have been read)',
 		async (_what, failure) => {
-			const { scope, requests } = mockService();
-			scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-0' }));
-			const send = failFirstRequest(failure);
-			try {
-				const result = await runActionNode({
-					items: rows(1),
-					parameters: { ...createProfile, requestOptions: { retryWait: 1 } },
-				});
+			const { result, tries, received } = await runFailingOnce(failure, createProfile, rows(1));
 
-				expect(send).toHaveBeenCalledTimes(1);
-				expect(requests).toHaveLength(0);
-				expect(result.error?.message).toMatch(
-					/^Add a candidate to a form failed: the Candidate Verification Service (closed the connection before answering|did not answer within 60 s)$/,
-				);
-				expect(result.error?.description).toContain(
-					'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
-				);
-			} finally {
-				send.mockRestore();
-			}
+			expect(tries).toBe(1);
+			expect(received).toBe(0);
+			expect(result.error?.message).toMatch(
+				/^Add a candidate to a form failed: the Candidate Verification Service (closed the connection before answering|did not answer within 60 s)$/,
+			);
+			expect(result.error?.description).toContain(
+				'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
+			);
 		},
 	);
 
@@ -327,39 +335,23 @@ describe("The node's own retries of transient failures", () => {
 	])(
 		'creating a candidate is tried again after %s (nothing reached the service)',
 		async (_what, failure) => {
-			const { scope, requests } = mockService();
-			scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-0' }));
-			const send = failFirstRequest(failure);
-			try {
-				const result = await runActionNode({
-					items: rows(1),
-					parameters: { ...createProfile, requestOptions: { retryWait: 1 } },
-				});
+			const { result, tries, received } = await runFailingOnce(failure, createProfile, rows(1));
 
-				expect(result.error).toBeUndefined();
-				expect(send).toHaveBeenCalledTimes(2);
-				expect(requests).toHaveLength(1);
-			} finally {
-				send.mockRestore();
-			}
+			expect(result.error).toBeUndefined();
+			expect(tries).toBe(2);
+			expect(received).toBe(1);
 		},
 	);
 
 	it('a read is tried again after a reset', async () => {
-		const { scope, requests } = mockService();
-		scope.get(PURPOSES).reply(200, success({ total: 0, list: [] }));
-		const send = failFirstRequest({ code: 'ECONNRESET', message: 'socket hang up' });
-		try {
-			const result = await runActionNode({
-				parameters: { resource: 'purpose', operation: 'getAll', requestOptions: { retryWait: 1 } },
-			});
+		const { result, tries, received } = await runFailingOnce(
+			{ code: 'ECONNRESET', message: 'socket hang up' },
+			{ resource: 'purpose', operation: 'getAll' },
+		);
 
-			expect(result.error).toBeUndefined();
-			expect(send).toHaveBeenCalledTimes(2);
-			expect(requests).toHaveLength(1);
-		} finally {
-			send.mockRestore();
-		}
+		expect(result.error).toBeUndefined();
+		expect(tries).toBe(2);
+		expect(received).toBe(1);
 	});
 
 	it('after the retries of a 429 the error says how to send more slowly', async () => {
