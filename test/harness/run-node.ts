@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { DeduplicationStore, useDeduplicationStore } from './deduplication-store';
 import {
 	ACTION_NODE_TYPE,
 	createAdditionalData,
@@ -39,6 +40,13 @@ export interface RunOptions {
 	retryOnFail?: { maxTries: number };
 	/** Another node type of the harness in place of Candidate Verification (e.g. the perf guard's baseline). */
 	nodeType?: string;
+	/**
+	 * n8n's deduplication store (n8n's database) as it stands when the run starts: runs that share
+	 * one are executions of one workflow. A new, empty one when not given.
+	 */
+	deduplicationStore?: DeduplicationStore;
+	/** The workflow's static data, as n8n loads it for a production execution (kept across runs). */
+	staticData?: IDataObject;
 }
 
 export interface NodeRunResult {
@@ -56,6 +64,7 @@ export interface NodeRunResult {
  */
 export async function runActionNode(options: RunOptions): Promise<NodeRunResult> {
 	await initBinaryDataService();
+	await useDeduplicationStore(options.deduplicationStore ?? new DeduplicationStore());
 	const nodes: INode[] = [
 		{
 			id: '00000000-0000-4000-8000-000000000001',
@@ -88,6 +97,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		nodeTypes,
 		active: false,
 		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
+		...(options.staticData ? { staticData: options.staticData } : {}),
 	});
 
 	const executionId = options.executionId ?? `exec-${++executions}`;

@@ -5,6 +5,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import * as transport from '../../nodes/CandidateVerification/transport';
+import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
@@ -78,7 +79,37 @@ describe('Request Options → Batching with expressions', () => {
 describe("n8n's Retry On Fail never sends an accepted item again", () => {
 	enableMockedNetwork();
 
-	it('3 candidates, the service answers one with an HTML 502 once: each candidate is created once, the run succeeds', async () => {
+	it('3 candidates, the service answers one with an HTML 502 once (it may have acted): no candidate is sent twice, the next try holds that one as in doubt', async () => {
+		const { scope, requests } = mockService();
+		let failedOnce = false;
+		scope
+			.post(CANDIDATE_PATH)
+			.times(3)
+			.reply((_uri, body) => {
+				if (numberOf(body) === '1' && !failedOnce) {
+					failedOnce = true;
+					return [502, HTML_502, { 'content-type': 'text/html' }];
+				}
+				return [200, success({ transactionId: `TXN-${numberOf(body)}` })];
+			});
+
+		const result = await runActionNode({
+			items: rows(3),
+			parameters: createProfile,
+			retryOnFail: { maxTries: 2 },
+		});
+
+		expect(requests.map((request) => nameOf(request.body)).sort()).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 2',
+		]);
+		expect(result.error?.message).toBe(
+			'Item 1 was sent by an earlier execution that got no answer: the service may have created it',
+		);
+	});
+
+	it('with Duplicate Protection Off, the next try sends the 502 candidate again and reuses the accepted ones', async () => {
 		const { scope, requests } = mockService();
 		let failedOnce = false;
 		scope
@@ -94,7 +125,7 @@ describe("n8n's Retry On Fail never sends an accepted item again", () => {
 
 		const result = await runActionNode({
 			items: rows(3),
-			parameters: createProfile,
+			parameters: { ...createProfile, duplicateProtection: 'off' },
 			retryOnFail: { maxTries: 2 },
 		});
 
@@ -151,38 +182,6 @@ describe("n8n's Retry On Fail never sends an accepted item again", () => {
 			'TXN-3',
 		]);
 	});
-
-	it('a different execution sends everything again (the memory belongs to one execution)', async () => {
-		const { scope, requests } = mockService();
-		scope
-			.post(CANDIDATE_PATH)
-			.times(2)
-			.reply((_uri, body) =>
-				numberOf(body) === '1'
-					? [200, { code: -1, message: 'duplicate mobile' }]
-					: [200, success({ transactionId: `TXN-${numberOf(body)}` })],
-			);
-		const first = await runActionNode({ items: rows(2), parameters: createProfile });
-		expect(first.error?.message).toContain('duplicate mobile');
-
-		scope
-			.post(CANDIDATE_PATH)
-			.times(2)
-			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}` }));
-		const second = await runActionNode({
-			items: rows(2),
-			parameters: createProfile,
-			executionId: 'exec-2',
-		});
-
-		expect(second.error).toBeUndefined();
-		expect(requests.map((request) => nameOf(request.body))).toEqual([
-			'Candidate 0',
-			'Candidate 1',
-			'Candidate 0',
-			'Candidate 1',
-		]);
-	});
 });
 
 describe('A stop at the first failure', () => {
@@ -213,7 +212,7 @@ describe('A stop at the first failure', () => {
 				'- "mobile" is already registered',
 				'(HTTP 200, code -1)',
 				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
-				'Not sent (the run stopped at the first failure): item 2, item 3, item 4. Settings → Retry On Fail sends them, and the failed items, without sending an accepted item again.',
+				'Not sent (the run stopped at the first failure): item 2, item 3, item 4. Running the same rows again sends them: duplicate protection skips the rows the service accepted and holds the rows without an answer as in doubt.',
 			].join('\n'),
 		);
 	});
@@ -266,6 +265,7 @@ describe("The node's own retries of transient failures", () => {
 		expect(result.error?.description).toBe(
 			[
 				'Body starts with: 502 Bad Gateway',
+				IN_DOUBT_ADVICE,
 				'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
 			].join('\n'),
 		);

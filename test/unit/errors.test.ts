@@ -88,7 +88,7 @@ describe('Provider failures become node errors', () => {
 		expect(result.error?.message).toBe(
 			'Get many purposes failed: the Candidate Verification Service did not answer within 100 ms',
 		);
-		expect(result.error?.description).toContain('raise Request Options → Timeout');
+		expect(result.error?.description).toContain('Raise Request Options → Timeout');
 		expectNoKey(result);
 	});
 

@@ -209,6 +209,7 @@ describe('Mapping Mode in the editor', () => {
 				'name',
 				'gender',
 				'additionalFields',
+				'duplicateProtection',
 				'requestOptions',
 			],
 		);
@@ -218,6 +219,7 @@ describe('Mapping Mode in the editor', () => {
 			'formId',
 			'mappingMode',
 			'mappingNotice',
+			'duplicateProtection',
 			'requestOptions',
 		]);
 		expect(
@@ -234,6 +236,7 @@ describe('Mapping Mode in the editor', () => {
 			'mappingMode',
 			'mappingNotice',
 			'employmentDocumentType',
+			'duplicateProtection',
 			'requestOptions',
 		]);
 	});

@@ -6,8 +6,6 @@ const KEPT_FOR_MS = 30 * 60_000;
 const MAX_RUNS = 500;
 
 interface AcceptedItem {
-	/** The request as checked: a later try reuses the output only for the same request. */
-	fingerprint: string;
 	output: INodeExecutionData[];
 }
 
@@ -49,12 +47,14 @@ export class AcceptedMemory {
 		return new AcceptedMemory(key);
 	}
 
-	/** The output an earlier try got for this item's request, if the service accepted it then. */
-	outputOf(itemIndex: number, fingerprint: string): INodeExecutionData[] | undefined {
+	/**
+	 * The output an earlier try got for this item, if the service accepted it then. By item alone: a
+	 * try runs on the same input items, and an expression such as {{ $now }} may change the request.
+	 */
+	outputOf(itemIndex: number): INodeExecutionData[] | undefined {
 		if (!this.key) return undefined;
 		forget(Date.now());
-		const accepted = failedRuns.get(this.key)?.items.get(itemIndex);
-		return accepted?.fingerprint === fingerprint ? accepted.output : undefined;
+		return failedRuns.get(this.key)?.items.get(itemIndex)?.output;
 	}
 
 	/** After a failed try: keep what was accepted for the next one. */

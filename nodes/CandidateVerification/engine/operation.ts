@@ -65,9 +65,11 @@ export interface OperationDefinition {
 	beforeSend?(this: IExecuteFunctions, call: ItemCall): Promise<void>;
 	output: OutputShaper | { read: ResponseReader; requestOptions: Partial<IHttpRequestOptions> };
 	/**
-	 * For operations that create or change something at the service: the ID it returned. Such an
-	 * item is never sent twice in one execution, and an answer that may have been lost (timeout,
-	 * reset) is not retried.
+	 * For operations that create or change something at the service: the output field holding the ID
+	 * it returned (also the field of the answer's data). Such an item is never sent twice in one
+	 * execution, and an answer that may have been lost (timeout, reset) is not retried.
 	 */
-	acceptedId?(json: IDataObject): unknown;
+	acceptedIdField?: string;
+	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
+	protectedFromDuplicates?: true;
 }

@@ -22,6 +22,7 @@ import { ExpressionBatch } from './expressions';
 import { ItemInput, problemLine, type Problem } from './itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import { readRunSettings, type RunSettings } from './requestOptions';
+import { DUPLICATE_KEY, DUPLICATE_MODES, SentRecord, type RowState } from './sentRecord';
 
 export const CHECK_LOG_MESSAGE = 'Candidate Verification: all-items check of';
 
@@ -37,11 +38,15 @@ const GATEWAY_STATUSES = [502, 504];
  */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const MAX_RETRY_AFTER_MS = 30_000;
+export const IN_DOUBT_ADVICE =
+	'No answer came, so the service may have created it. Check at the service (Transaction → Get Status, or the service’s dashboard) before sending this row again. Duplicate protection holds it as in doubt: a later run does not send it unless its Duplicate Protection is Send These Rows Again.';
 
 type NodeError = NodeApiError | NodeOperationError;
 
 interface CheckedItem {
 	prepared?: PreparedRequest;
+	/** Duplicate Key, when the node's duplicate protection uses one. */
+	duplicateKey?: string;
 	problems: Problem[];
 }
 
@@ -119,31 +124,47 @@ export async function runOperation(
 	const continueOnFail = this.continueOnFail();
 	const settings = readRunSettings(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const checked = checkAllItems(this, operation, items, credentials);
+	const record = operation.protectedFromDuplicates
+		? SentRecord.open(this, [
+				credentials.environment,
+				baseUrlFromCredentials(credentials),
+				operation.method,
+				operation.path,
+			])
+		: undefined;
+	if (record?.mode === DUPLICATE_MODES.forgetAll) {
+		await record.forgetAll();
+		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
+	}
+	const checked = checkAllItems(this, operation, items, credentials, record !== undefined);
 
 	const problems = checked.flatMap((item) => item.problems);
 	if (problems.length > 0 && !continueOnFail) throw problemsError(this, problems, true);
 
 	const run = new OperationRun(this, operation, settings, credentials);
 	const outputs: INodeExecutionData[][] = [];
-	const toSend: number[] = [];
-	checked.forEach(({ prepared, problems: itemProblems }, itemIndex) => {
+	let toSend: number[] = [];
+	checked.forEach(({ problems: itemProblems }, itemIndex) => {
 		if (itemProblems.length > 0) {
 			outputs[itemIndex] = run.errorOutput(problemsError(this, itemProblems, false), itemIndex);
 			return;
 		}
-		const remembered = run.memory.outputOf(itemIndex, run.fingerprint(prepared!));
+		const remembered = run.memory.outputOf(itemIndex);
 		if (remembered) {
 			outputs[itemIndex] = remembered;
-			run.accepted.set(itemIndex, { fingerprint: run.fingerprint(prepared!), output: remembered });
+			run.accepted.set(itemIndex, { output: remembered });
 		} else toSend.push(itemIndex);
 	});
 
+	const protection = record && new DuplicateProtection(run, record, checked);
+	if (protection) toSend = await protection.skipRowsSentBefore(toSend, outputs);
+
 	await run.sendAll(toSend, checked, items, outputs);
+	await protection?.settle(toSend, outputs);
 
 	if (run.failures.size > 0 && !continueOnFail) {
 		run.memory.keep(run.accepted);
-		throw run.stopError(toSend);
+		throw run.stopError(toSend, protection !== undefined);
 	}
 	run.memory.clear();
 	return [outputs.flat()];
@@ -154,6 +175,7 @@ function checkAllItems(
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 	credentials: ICredentialDataDecryptedObject,
+	readsDuplicateKey: boolean,
 ): CheckedItem[] {
 	const started = Date.now();
 	const timezone = context.getTimezone();
@@ -163,14 +185,155 @@ function checkAllItems(
 	const checked = items.map((item, itemIndex) => {
 		const input = new ItemInput(context, itemIndex, item, timezone, batch, credentials);
 		const prepared = operation.build(input);
+		const duplicateKey = readsDuplicateKey
+			? input.optionalText('Duplicate Key', input.param(DUPLICATE_KEY, 'Duplicate Key', ''))
+			: undefined;
 		input.settle();
-		return { prepared, problems: input.problems };
+		return { prepared, duplicateKey, problems: input.problems };
 	});
 	// Read by `npm run bench` (N8N_LOG_LEVEL=debug) to report what the check costs in a run.
 	context.logger.debug(
 		`${CHECK_LOG_MESSAGE} ${items.length} items in ${Date.now() - started} ms, ${checked.reduce((sum, item) => sum + item.problems.length, 0)} problems`,
 	);
 	return checked;
+}
+
+/**
+ * A run's use of the node's SentRecord: rows an earlier execution sent are not sent again (their
+ * output says alreadySent, with the earlier result where n8n kept it), rows an earlier execution
+ * sent without an answer are in doubt, and a row that stands twice in the input is sent once.
+ */
+class DuplicateProtection {
+	private readonly identities = new Map<number, string>();
+
+	/** Items whose row stands earlier in this input: item → that earlier item. */
+	private readonly repeats = new Map<number, number>();
+
+	constructor(
+		private readonly run: OperationRun,
+		private readonly record: SentRecord,
+		private readonly checked: CheckedItem[],
+	) {}
+
+	/** Claims the rows about to be sent; returns the items still to send. */
+	async skipRowsSentBefore(indexes: number[], outputs: INodeExecutionData[][]): Promise<number[]> {
+		const firstItemOf = new Map<string, number>();
+		for (const itemIndex of indexes) {
+			const { prepared, duplicateKey } = this.checked[itemIndex];
+			const { body, qs, pathParameters } = prepared!;
+			const identity = this.record.identity({ body, qs, pathParameters }, duplicateKey);
+			this.identities.set(itemIndex, identity);
+			const first = firstItemOf.get(identity);
+			if (first === undefined) firstItemOf.set(identity, itemIndex);
+			else this.repeats.set(itemIndex, first);
+		}
+		const states = await this.record.claim([...firstItemOf.keys()]);
+		const stateOf = (itemIndex: number): RowState =>
+			states.get(this.identities.get(itemIndex)!) ?? 'inDoubt';
+		const inDoubt = [...firstItemOf.values()].filter((index) => stateOf(index) === 'inDoubt');
+		if (inDoubt.length > 0 && !this.run.context.continueOnFail()) {
+			const claimed = [...firstItemOf.entries()].filter(([, index]) => stateOf(index) === 'new');
+			await this.record.settle(
+				[],
+				claimed.map(([identity]) => identity),
+			);
+			throw this.inDoubtError(inDoubt, true);
+		}
+		const toSend: number[] = [];
+		for (const itemIndex of indexes) {
+			if (this.repeats.has(itemIndex)) continue;
+			const state = stateOf(itemIndex);
+			if (state === 'new') toSend.push(itemIndex);
+			else if (state === 'accepted') outputs[itemIndex] = this.alreadySentOutput(itemIndex);
+			else {
+				const error = this.inDoubtError([itemIndex], false);
+				outputs[itemIndex] = this.run.errorOutput(error, itemIndex, {
+					inDoubt: true,
+					description: error.description,
+				});
+			}
+		}
+		return toSend;
+	}
+
+	/** Records what the service accepted and releases what it certainly did not act on. */
+	async settle(sentIndexes: number[], outputs: INodeExecutionData[][]): Promise<void> {
+		const accepted: Array<{ identity: string; id?: string }> = [];
+		const released: string[] = [];
+		for (const itemIndex of sentIndexes) {
+			const identity = this.identities.get(itemIndex)!;
+			const failure = this.run.failures.get(itemIndex);
+			if (!this.run.started.has(itemIndex) || (failure && !failure.answerLost)) {
+				released.push(identity);
+			} else if (!failure) {
+				accepted.push({ identity, id: this.run.acceptedIdOf(outputs[itemIndex]) });
+			}
+		}
+		await this.record.settle(accepted, released);
+		for (const [itemIndex, first] of this.repeats) {
+			outputs[itemIndex] = this.repeatOutput(itemIndex, first, outputs[first]);
+		}
+	}
+
+	private alreadySentOutput(itemIndex: number): INodeExecutionData[] {
+		const { operation } = this.run;
+		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
+		const field = operation.acceptedIdField!;
+		const prepared = this.checked[itemIndex].prepared!;
+		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
+		const shaped = 'read' in operation.output ? data : operation.output(data, prepared);
+		const json: IDataObject = {
+			...(Array.isArray(shaped) ? shaped[0] : shaped),
+			alreadySent: true,
+			sentAt: earlier?.sentAt ?? null,
+		};
+		json[field] ??= null;
+		if (earlier?.id === undefined) {
+			json.note =
+				'Sent by an earlier execution and accepted by the service; not sent again. n8n keeps the ID it got only after production executions (and in the process that sent it).';
+		}
+		return [{ json, pairedItem: { item: itemIndex } }];
+	}
+
+	private repeatOutput(
+		itemIndex: number,
+		first: number,
+		firstOutput: INodeExecutionData[] | undefined,
+	): INodeExecutionData[] {
+		const json = firstOutput?.[0]?.json;
+		if (!json || json.error !== undefined) {
+			const error = new NodeOperationError(
+				this.run.context.getNode(),
+				`Item ${itemIndex} is the same row as item ${first}, which was not accepted: it was not sent`,
+				{ itemIndex },
+			);
+			return this.run.errorOutput(error, itemIndex);
+		}
+		return [
+			{
+				json: { ...json, alreadySent: true, sameRowAsItem: first },
+				pairedItem: { item: itemIndex },
+			},
+		];
+	}
+
+	private inDoubtError(itemIndexes: number[], nothingSent: boolean): NodeOperationError {
+		const one = itemIndexes.length === 1;
+		const message = `${one ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemIndexes.join(', ')}) were`} sent by an earlier execution that got no answer: the service may have created ${one ? 'it' : 'them'}`;
+		const lines = [
+			`${this.run.operation.label}: the earlier request left n8n but no answer was recorded (a timeout, a reset, a crash, or an execution still running). Check at the service (Transaction → Get Status, or the service’s dashboard) whether ${one ? 'this row exists' : 'these rows exist'}.`,
+			`If ${one ? 'it does' : 'they do'}, nothing is to be done. If not, send ${one ? 'it' : 'them'} with Duplicate Protection → Send These Rows Again.`,
+		];
+		if (nothingSent) {
+			lines.push(
+				'Nothing was sent for any item. Set Settings → On Error to Continue to send the other rows and get these on the error output.',
+			);
+		}
+		return new NodeOperationError(this.run.context.getNode(), message, {
+			itemIndex: itemIndexes[0],
+			description: lines.join('\n'),
+		});
+	}
 }
 
 /** The sending half of one run: requests, retries, what was accepted and what failed. */
@@ -181,7 +344,7 @@ class OperationRun {
 
 	readonly failures = new Map<number, Failure>();
 
-	private readonly started = new Set<number>();
+	readonly started = new Set<number>();
 
 	/** Failures after which the request may have reached the service (no answer came). */
 	private readonly lostAnswers = new WeakSet<object>();
@@ -193,8 +356,8 @@ class OperationRun {
 	private readonly abortSignal?: AbortSignal;
 
 	constructor(
-		private readonly context: IExecuteFunctions,
-		private readonly operation: OperationDefinition,
+		readonly context: IExecuteFunctions,
+		readonly operation: OperationDefinition,
 		private readonly settings: RunSettings,
 		private readonly credentials: ICredentialDataDecryptedObject,
 	) {
@@ -205,8 +368,15 @@ class OperationRun {
 		this.abortSignal = context.getExecutionCancelSignal?.();
 	}
 
-	private get creates(): boolean {
-		return this.operation.acceptedId !== undefined;
+	get creates(): boolean {
+		return this.operation.acceptedIdField !== undefined;
+	}
+
+	/** The ID the service gave an accepted item, from its output. */
+	acceptedIdOf(output: INodeExecutionData[] | undefined): string | undefined {
+		const field = this.operation.acceptedIdField;
+		const id = field && output?.[0]?.json[field];
+		return id === undefined || id === null || id === '' ? undefined : String(id);
 	}
 
 	private get stopped(): boolean {
@@ -214,13 +384,9 @@ class OperationRun {
 		return stopOnFailure || this.abortSignal?.aborted === true;
 	}
 
-	fingerprint(prepared: PreparedRequest): string {
-		const { method, path } = this.operation;
-		return JSON.stringify([method, path, prepared]);
-	}
-
-	errorOutput(error: NodeError, itemIndex: number): INodeExecutionData[] {
-		return [{ json: { error: error.message }, pairedItem: { item: itemIndex } }];
+	/** With On Error → Continue: the item n8n routes to the error output. */
+	errorOutput(error: NodeError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
+		return [{ json: { error: error.message, ...extra }, pairedItem: { item: itemIndex } }];
 	}
 
 	/** Sends the items batch by batch, at most `concurrency` at once, until done or stopped. */
@@ -303,10 +469,7 @@ class OperationRun {
 					pairedItem: { item: itemIndex },
 				}));
 			}
-			const id = operation.acceptedId && output[0] && operation.acceptedId(output[0].json);
-			if (id !== undefined && id !== null && id !== '') {
-				this.accepted.set(itemIndex, { fingerprint: this.fingerprint(prepared), output });
-			}
+			if (this.acceptedIdOf(output) !== undefined) this.accepted.set(itemIndex, { output });
 			return output;
 		} catch (caught) {
 			const error =
@@ -316,6 +479,10 @@ class OperationRun {
 			const gatewayAnswer = GATEWAY_STATUSES.includes(Number((caught as NodeApiError).httpCode));
 			const answerLost = this.lostAnswers.has(error) || (this.creates && gatewayAnswer);
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
+			if (this.creates && answerLost) {
+				error.description = [error.description, IN_DOUBT_ADVICE].filter(Boolean).join('\n');
+				return this.errorOutput(error, itemIndex, { inDoubt: true, description: IN_DOUBT_ADVICE });
+			}
 			return this.errorOutput(error, itemIndex);
 		}
 	}
@@ -361,7 +528,8 @@ class OperationRun {
 				: kind !== undefined && (!this.creates || notSent);
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
 				if (response) return response;
-				const error = networkError(this.context.getNode(), label, failure, options);
+				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
+				const error = networkError(this.context.getNode(), label, failure, options, mayHaveCreated);
 				if (kind !== undefined && !notSent) this.lostAnswers.add(error);
 				throw error;
 			}
@@ -374,32 +542,38 @@ class OperationRun {
 	 * The error a run stops with: the first failed item's, with what the service accepted (not
 	 * lost, not to be sent again), what may have reached it, and what was never sent.
 	 */
-	stopError(indexes: number[]): NodeError {
+	stopError(indexes: number[], protectedFromDuplicates: boolean): NodeError {
 		const [firstIndex] = [...this.failures.keys()].sort((a, b) => a - b);
 		const { error } = this.failures.get(firstIndex)!;
 		const lines = [String(error.description ?? '')];
 		if (this.creates && this.accepted.size > 0) {
 			const accepted = [...this.accepted.entries()]
 				.sort(([a], [b]) => a - b)
-				.map(
-					([index, { output }]) =>
-						`item ${index}: ${String(this.operation.acceptedId!(output[0].json))}`,
-				);
+				.map(([index, { output }]) => `item ${index}: ${this.acceptedIdOf(output)}`);
 			lines.push(
 				`Already accepted by the service (not lost, do not send them again): ${accepted.join(', ')}`,
 			);
 		}
 		const lost = [...this.failures.entries()].filter(([, failure]) => failure.answerLost);
 		if (this.creates && lost.length > 0) {
+			const them = lost.length === 1 ? 'it' : 'them';
 			lines.push(
-				`No answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${lost.length === 1 ? 'it' : 'them'}; check at the service before sending ${lost.length === 1 ? 'it' : 'them'} again.`,
+				`No answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${them}; check at the service before sending ${them} again.`,
 			);
 		}
 		const notSent = indexes.filter((index) => !this.started.has(index));
 		if (notSent.length > 0) {
-			lines.push(
-				`Not sent (the run stopped at the first failure): ${itemList(notSent)}. Settings → Retry On Fail sends them, and the failed items, without sending an accepted item again.`,
-			);
+			let how = 'Settings → Retry On Fail sends them, and the failed items.';
+			if (this.creates && protectedFromDuplicates) {
+				how =
+					'Running the same rows again sends them: duplicate protection skips the rows the service accepted and holds the rows without an answer as in doubt.';
+			} else if (this.creates) {
+				how =
+					lost.length > 0
+						? 'Settings → Retry On Fail would send them, but also the items without an answer: check those at the service first.'
+						: 'Settings → Retry On Fail sends them and the failed items, without sending an accepted item again.';
+			}
+			lines.push(`Not sent (the run stopped at the first failure): ${itemList(notSent)}. ${how}`);
 		}
 		error.description = lines.filter(Boolean).join('\n');
 		return error;

@@ -122,30 +122,36 @@ export function assertSuccessfulResponse(
 	});
 }
 
-const NETWORK_FAILURES: Record<string, { problem: string; action: string }> = {
-	timeout: {
-		problem: 'did not answer within {timeout}',
-		action:
-			'The service may be slow or unreachable. Try again later, raise Request Options → Timeout, or set Settings → Retry On Fail.',
-	},
-	ECONNRESET: {
-		problem: 'closed the connection before answering',
-		action:
-			'The service or a proxy in between dropped the connection. Try again later or set Settings → Retry On Fail.',
-	},
-	ECONNREFUSED: {
-		problem: 'refused the connection',
-		action: 'Check the base URL of the credential and that the service is up.',
-	},
-	ENOTFOUND: {
-		problem: 'could not be found (unknown host)',
-		action: 'Check the base URL of the credential.',
-	},
-	unreachable: {
-		problem: 'could not be reached',
-		action: 'Check the base URL of the credential and the network between n8n and the service.',
-	},
-};
+/**
+ * `retryAdvice` is given only where sending again is safe: never for a request that creates
+ * something and got no answer (the service may have acted on it).
+ */
+const NETWORK_FAILURES: Record<string, { problem: string; action: string; retryAdvice?: string }> =
+	{
+		timeout: {
+			problem: 'did not answer within {timeout}',
+			action:
+				'The service may be slow or unreachable. Raise Request Options → Timeout if it is slow.',
+			retryAdvice: 'Try again later, or set Settings → Retry On Fail.',
+		},
+		ECONNRESET: {
+			problem: 'closed the connection before answering',
+			action: 'The service or a proxy in between dropped the connection.',
+			retryAdvice: 'Try again later, or set Settings → Retry On Fail.',
+		},
+		ECONNREFUSED: {
+			problem: 'refused the connection',
+			action: 'Check the base URL of the credential and that the service is up.',
+		},
+		ENOTFOUND: {
+			problem: 'could not be found (unknown host)',
+			action: 'Check the base URL of the credential.',
+		},
+		unreachable: {
+			problem: 'could not be reached',
+			action: 'Check the base URL of the credential and the network between n8n and the service.',
+		},
+	};
 
 const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
 const UNREACHABLE_CODES = ['EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
@@ -202,6 +208,7 @@ export function networkError(
 	operationLabel: string,
 	caught: unknown,
 	request: { timeout?: number },
+	mayHaveCreated = false,
 ): NodeApiError | NodeOperationError {
 	const code = networkCode(caught);
 	const message = String((caught as Error | undefined)?.message ?? '');
@@ -218,7 +225,7 @@ export function networkError(
 			'{timeout}',
 			formatTimeout(request.timeout),
 		)}`,
-		description: `${failure.action} (${code ?? 'timeout'})`,
+		description: `${[failure.action, mayHaveCreated ? '' : failure.retryAdvice].filter(Boolean).join(' ')} (${code ?? 'timeout'})`,
 		httpCode: 'none',
 	});
 }

@@ -85,5 +85,5 @@ export const operation: OperationDefinition = {
 		fileCategory: sent.echo?.fileCategory,
 		fileName: sent.echo?.fileName,
 	}),
-	acceptedId: (json) => json.fileUrl,
+	acceptedIdField: 'fileUrl',
 };

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
+import { duplicateProtectionFields } from '../../engine/sentRecord';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../helpers/constants';
@@ -101,6 +102,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
+	...duplicateProtectionFields({ resource: ['form'], operation: ['create'] }),
 ];
 
 const CHECK_NAMES = FORM_VERIFICATION_NAMES.map(({ value }) => value);
@@ -176,5 +178,6 @@ export const operation: OperationDefinition = {
 		typeof data.expiry === 'number'
 			? { ...data, expiryDate: new Date(data.expiry * 1000).toISOString() }
 			: data,
-	acceptedId: (json) => json._id,
+	acceptedIdField: '_id',
+	protectedFromDuplicates: true,
 };

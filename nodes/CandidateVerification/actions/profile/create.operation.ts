@@ -6,6 +6,7 @@ import { ACTIONS } from '../../helpers/actions';
 import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../helpers/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
+import { duplicateProtectionFields } from '../../engine/sentRecord';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -101,6 +102,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: showOnlyForProfileCreate },
 		options: ADDITIONAL_FIELD_OPTIONS,
 	}),
+	...duplicateProtectionFields(showOnlyForProfileCreate),
 ];
 
 const MOBILE = /^\+?\d{6,15}$/;
@@ -173,5 +175,6 @@ export const operation: OperationDefinition = {
 		formId: sent.echo?.formId,
 		name: sent.echo?.name,
 	}),
-	acceptedId: (json) => json.transactionId,
+	acceptedIdField: 'transactionId',
+	protectedFromDuplicates: true,
 };

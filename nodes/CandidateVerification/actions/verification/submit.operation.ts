@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
+import { duplicateProtectionFields } from '../../engine/sentRecord';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import {
@@ -14,7 +15,10 @@ import {
 import { formatYearMonthDay, toCalendarDate } from '../../helpers/dates';
 import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fields';
 
-export const description = verificationSubmitFields;
+export const description = [
+	...verificationSubmitFields,
+	...duplicateProtectionFields({ resource: ['verification'], operation: ['submit'] }),
+];
 
 /** Builds a check's `data`; `check` is the check chosen (validated). */
 type DataBuilder = (input: ItemInput, check: string) => IDataObject;
@@ -170,5 +174,6 @@ export const operation: OperationDefinition = {
 	build: buildSubmission,
 	// The service answers without data: give the next node what it needs to chain on.
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
-	acceptedId: (json) => json.transactionId,
+	acceptedIdField: 'transactionId',
+	protectedFromDuplicates: true,
 };

@@ -1,9 +1,13 @@
+import { duplicateProtectionFields } from '../../engine/sentRecord';
 import type { OperationDefinition } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../helpers/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
 
-export const description = webhookConfigFields(['create']);
+export const description = [
+	...webhookConfigFields(['create']),
+	...duplicateProtectionFields({ resource: ['webhookConfig'], operation: ['create'] }),
+];
 
 export const operation: OperationDefinition = {
 	label: ACTIONS.webhookConfigCreate,
@@ -11,5 +15,6 @@ export const operation: OperationDefinition = {
 	path: WEBHOOK_CONFIG_PATH,
 	build: buildWebhookConfig,
 	output: (data, sent) => webhookConfigOutput(data.id, sent),
-	acceptedId: (json) => json.id,
+	acceptedIdField: 'id',
+	protectedFromDuplicates: true,
 };

@@ -35,5 +35,5 @@ export const operation: OperationDefinition = {
 	path: `${WEBHOOK_CONFIG_PATH}/:id`,
 	build: buildUpdate,
 	output: (_data, sent) => webhookConfigOutput(sent.echo?.configId, sent),
-	acceptedId: (json) => json.id,
+	acceptedIdField: 'id',
 };

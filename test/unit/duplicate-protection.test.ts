@@ -1,0 +1,549 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
+import * as transport from '../../nodes/CandidateVerification/transport';
+import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { DeduplicationStore } from '../harness/deduplication-store';
+import { outputJson, runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+/**
+ * Duplicate protection across executions: rows a node sent in an earlier execution (of the same
+ * workflow, recorded in n8n's deduplication store) are not sent again. Runs that share one
+ * DeduplicationStore are executions of one workflow.
+ */
+const FORM_ID = 'form-1';
+const V = '/verification/api/1.0';
+const CANDIDATE_PATH = `${V}/ekyc-forms/${FORM_ID}/diy-candidate`;
+
+const createProfile: INodeParameters = {
+	resource: 'profile',
+	operation: 'create',
+	formId: FORM_ID,
+	name: '={{ $json.name }}',
+	gender: '={{ $json.gender }}',
+	additionalFields: { mobile: '={{ $json.mobile }}' },
+};
+const oneAtATime = { requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 } };
+
+const rows = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		name: `Candidate ${index}`,
+		gender: 'Female',
+		mobile: `+9198765432${String(index).padStart(2, '0')}`,
+	}));
+const nameOf = (body: unknown) => String((body as { name: string }).name);
+const numberOf = (body: unknown) => nameOf(body).split(' ')[1];
+const sentNames = (requests: Array<{ body: unknown }>) =>
+	requests.map((request) => nameOf(request.body));
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Request number `failing` (1-based) of the runs that follow fails as n8n's request helper throws it. */
+function failRequest(failing: number, failure: { code: string; message: string }) {
+	const send = transport.sendWithCredential;
+	let count = 0;
+	return jest.spyOn(transport, 'sendWithCredential').mockImplementation(async function (
+		this: unknown,
+		...args
+	) {
+		count += 1;
+		if (count === failing) throw Object.assign(new Error(failure.message), { code: failure.code });
+		return await send.apply(this as never, args);
+	});
+}
+
+/** The service accepts every candidate, with a transaction ID per name; `reject` refuses some. */
+function acceptingService(
+	times: number,
+	reject: (body: unknown) => string | undefined = () => undefined,
+) {
+	const { scope, requests } = mockService();
+	scope
+		.post(CANDIDATE_PATH)
+		.times(times)
+		.reply(200, (_uri, body) => {
+			const refusal = reject(body);
+			return refusal
+				? { code: -1, message: refusal }
+				: success({ transactionId: `TXN-${numberOf(body)}` });
+		});
+	return requests;
+}
+
+describe('Duplicate protection across executions', () => {
+	enableMockedNetwork();
+
+	it('the same rows run again in a new execution: nothing is sent, each output says alreadySent with the earlier transaction ID', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(3);
+		const first = await runActionNode({
+			items: rows(3),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(first.error).toBeUndefined();
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
+
+		const again = await runActionNode({
+			items: rows(3),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(again.error).toBeUndefined();
+		expect(requests).toHaveLength(3);
+		expect(again.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+		outputJson(again).forEach((json, index) => {
+			expect(json).toEqual({
+				transactionId: `TXN-${index}`,
+				formId: FORM_ID,
+				name: `Candidate ${index}`,
+				alreadySent: true,
+				sentAt: expect.stringMatching(ISO_TIME),
+			});
+		});
+	});
+
+	it('a failed execution run again (Retry from the Executions list): only the rejected and the unsent rows are sent, each candidate exists once', async () => {
+		const store = new DeduplicationStore();
+		let fixed = false;
+		const requests = acceptingService(8, (body) =>
+			numberOf(body) === '2' && !fixed ? '"mobile" is already registered' : undefined,
+		);
+		const first = await runActionNode({
+			items: rows(5),
+			parameters: { ...createProfile, ...oneAtATime },
+			deduplicationStore: store,
+		});
+		expect(first.error?.message).toContain('"mobile" is already registered');
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
+
+		fixed = true;
+		const retry = await runActionNode({
+			items: rows(5),
+			parameters: { ...createProfile, ...oneAtATime },
+			deduplicationStore: store,
+			executionId: 'retry-of-first',
+		});
+
+		expect(retry.error).toBeUndefined();
+		expect(sentNames(requests)).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 2',
+			'Candidate 2',
+			'Candidate 3',
+			'Candidate 4',
+		]);
+		const accepted = new Map<string, number>();
+		for (const name of sentNames(requests.filter((_request, index) => index !== 2))) {
+			accepted.set(name, (accepted.get(name) ?? 0) + 1);
+		}
+		expect([...accepted.values()]).toEqual([1, 1, 1, 1, 1]);
+		expect(
+			outputJson(retry).map((json) => [json.transactionId, json.alreadySent ?? false]),
+		).toEqual([
+			['TXN-0', true],
+			['TXN-1', true],
+			['TXN-2', false],
+			['TXN-3', false],
+			['TXN-4', false],
+		]);
+	});
+
+	it('a row whose request got no answer is in doubt: the next execution sends nothing and names it (On Error = Stop)', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}` }));
+		// The third request: the service took it, the connection dropped before the answer.
+		const drop = failRequest(3, { code: 'ECONNRESET', message: 'socket hang up' });
+		const first = await runActionNode({
+			items: rows(3),
+			parameters: { ...createProfile, ...oneAtATime },
+			deduplicationStore: store,
+		});
+		expect(first.error?.message).toBe(
+			'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
+		);
+		expect(first.error?.description).toContain(IN_DOUBT_ADVICE);
+		expect(first.error?.description).not.toContain('Retry On Fail');
+
+		const again = await runActionNode({
+			items: rows(3),
+			parameters: { ...createProfile, ...oneAtATime },
+			deduplicationStore: store,
+		});
+
+		drop.mockRestore();
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
+		expect(again.error?.message).toBe(
+			'Item 2 was sent by an earlier execution that got no answer: the service may have created it',
+		);
+		expect(again.error?.description).toBe(
+			[
+				'Add a candidate to a form: the earlier request left n8n but no answer was recorded (a timeout, a reset, a crash, or an execution still running). Check at the service (Transaction → Get Status, or the service’s dashboard) whether this row exists.',
+				'If it does, nothing is to be done. If not, send it with Duplicate Protection → Send These Rows Again.',
+				'Nothing was sent for any item. Set Settings → On Error to Continue to send the other rows and get these on the error output.',
+			].join('\n'),
+		);
+	});
+
+	it('with On Error = Continue, a row in doubt goes out as an error item and the new rows are sent', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		const timeout = failRequest(1, { code: 'ETIMEDOUT', message: 'timeout of 60000ms exceeded' });
+		const first = await runActionNode({
+			items: rows(1),
+			parameters: createProfile,
+			continueOnFail: true,
+			deduplicationStore: store,
+		});
+		expect(outputJson(first)).toEqual([
+			{
+				error:
+					'Add a candidate to a form failed: the Candidate Verification Service did not answer within 60 s',
+				inDoubt: true,
+				description: IN_DOUBT_ADVICE,
+			},
+		]);
+
+		scope
+			.post(CANDIDATE_PATH)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}` }));
+		const again = await runActionNode({
+			items: rows(2),
+			parameters: createProfile,
+			continueOnFail: true,
+			deduplicationStore: store,
+		});
+
+		timeout.mockRestore();
+		expect(sentNames(requests)).toEqual(['Candidate 1']);
+		expect(again.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		const [doubt, created] = outputJson(again);
+		expect(doubt.error).toBe(
+			'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
+		);
+		expect(doubt.inDoubt).toBe(true);
+		expect(created).toEqual({ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' });
+	});
+
+	it('a refusal releases the row (the service did not act): the next execution sends it', async () => {
+		const store = new DeduplicationStore();
+		let refuse = true;
+		const requests = acceptingService(2, () => (refuse ? '"gender" is invalid' : undefined));
+		const first = await runActionNode({
+			items: rows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(first.error?.message).toContain('"gender" is invalid');
+
+		refuse = false;
+		const again = await runActionNode({
+			items: rows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(again.error).toBeUndefined();
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 0']);
+		expect(outputJson(again)).toEqual([
+			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
+		]);
+	});
+
+	it('Duplicate Protection Off sends the rows again and records nothing', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(4);
+		const off = { ...createProfile, duplicateProtection: 'off' };
+		await runActionNode({ items: rows(2), parameters: off, deduplicationStore: store });
+		const again = await runActionNode({
+			items: rows(2),
+			parameters: off,
+			deduplicationStore: store,
+		});
+
+		expect(again.error).toBeUndefined();
+		expect(sentNames(requests)).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 0',
+			'Candidate 1',
+		]);
+		expect(store.calls).toBe(0);
+	});
+
+	it('Send These Rows Again forgets the earlier send of these rows only; Skip Rows Sent Before then skips them again', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(4);
+		await runActionNode({ items: rows(2), parameters: createProfile, deduplicationStore: store });
+
+		const resend = await runActionNode({
+			items: rows(1),
+			parameters: { ...createProfile, duplicateProtection: 'sendAgain' },
+			deduplicationStore: store,
+		});
+		expect(outputJson(resend)).toEqual([
+			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
+		]);
+
+		const skip = await runActionNode({
+			items: rows(2),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 0']);
+		expect(outputJson(skip).map((json) => json.alreadySent)).toEqual([true, true]);
+	});
+
+	it('Forget All Rows Sent Before clears the record, sends nothing and passes the items through', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(4);
+		await runActionNode({ items: rows(2), parameters: createProfile, deduplicationStore: store });
+
+		const forget = await runActionNode({
+			items: rows(2),
+			parameters: { ...createProfile, duplicateProtection: 'forgetAll' },
+			deduplicationStore: store,
+		});
+		expect(forget.error).toBeUndefined();
+		expect(outputJson(forget)).toEqual(rows(2));
+		expect(forget.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(store.storedValues()).toEqual([]);
+
+		const again = await runActionNode({
+			items: rows(2),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(again.error).toBeUndefined();
+		expect(sentNames(requests)).toEqual([
+			'Candidate 0',
+			'Candidate 1',
+			'Candidate 0',
+			'Candidate 1',
+		]);
+	});
+
+	it('a Duplicate Key: a corrected row with the same key counts as the row already sent', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(2);
+		const byEmployee = { ...createProfile, duplicateKey: '={{ $json.employeeId }}' };
+		await runActionNode({
+			items: [{ ...rows(1)[0], employeeId: 'E-100' }],
+			parameters: byEmployee,
+			deduplicationStore: store,
+		});
+
+		const corrected = await runActionNode({
+			items: [
+				{ ...rows(1)[0], name: 'Candidate 0 Corrected', employeeId: 'E-100' },
+				{ ...rows(2)[1], employeeId: 'E-101' },
+			],
+			parameters: byEmployee,
+			deduplicationStore: store,
+		});
+
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
+		expect(outputJson(corrected)).toEqual([
+			{
+				transactionId: 'TXN-0',
+				formId: FORM_ID,
+				name: 'Candidate 0 Corrected',
+				alreadySent: true,
+				sentAt: expect.stringMatching(ISO_TIME),
+			},
+			{ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' },
+		]);
+	});
+
+	it('the same row twice in one input is sent once', async () => {
+		const requests = acceptingService(1);
+		const [row] = rows(1);
+		const result = await runActionNode({ items: [row, row], parameters: createProfile });
+
+		expect(sentNames(requests)).toEqual(['Candidate 0']);
+		expect(outputJson(result)).toEqual([
+			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
+			{
+				transactionId: 'TXN-0',
+				formId: FORM_ID,
+				name: 'Candidate 0',
+				alreadySent: true,
+				sameRowAsItem: 0,
+			},
+		]);
+	});
+
+	it('two executions started at the same moment in one process with the same rows: each row is sent once', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(3);
+		const [one, two] = await Promise.all([
+			runActionNode({
+				items: rows(3),
+				parameters: createProfile,
+				deduplicationStore: store,
+				continueOnFail: true,
+			}),
+			runActionNode({
+				items: rows(3),
+				parameters: createProfile,
+				deduplicationStore: store,
+				continueOnFail: true,
+			}),
+		]);
+
+		expect(sentNames(requests).sort()).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
+		// The later one met rows still on their way: in doubt, not sent.
+		const later = [one, two].find((run) => outputJson(run).some((json) => json.inDoubt));
+		expect(outputJson(later!).map((json) => json.inDoubt)).toEqual([true, true, true]);
+	});
+
+	it('keeps no personal data: n8n stores hashes, the static data hashes, times and transaction IDs', async () => {
+		const store = new DeduplicationStore();
+		const staticData: IDataObject = {};
+		acceptingService(2);
+		await runActionNode({
+			items: rows(2),
+			parameters: createProfile,
+			deduplicationStore: store,
+			staticData,
+		});
+
+		const saved = Object.values(staticData)[0] as IDataObject;
+		const everything = JSON.stringify([store.storedValues(), saved]);
+		for (const personal of ['Candidate', '+91987654', FORM_ID, 'Female']) {
+			expect(everything).not.toContain(personal);
+		}
+		expect(store.storedValues()).toHaveLength(4);
+		expect(Object.keys(saved.sentRows as IDataObject)).toEqual([
+			expect.stringMatching(/^[0-9a-f]{64}$/),
+			expect.stringMatching(/^[0-9a-f]{64}$/),
+		]);
+		expect(Object.values(saved.sentRows as IDataObject)).toEqual([
+			[expect.stringMatching(ISO_TIME), 'TXN-0'],
+			[expect.stringMatching(ISO_TIME), 'TXN-1'],
+		]);
+	});
+
+	it('a run of 200 new rows makes 2 round trips to the store, not one per row', async () => {
+		const store = new DeduplicationStore();
+		acceptingService(200);
+		const result = await runActionNode({
+			items: rows(200),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(store.calls).toBe(2);
+	});
+
+	it('the store cannot be read: nothing is sent and the error says how to go on', async () => {
+		const store = new DeduplicationStore();
+		store.failing = true;
+		const requests = acceptingService(1);
+		const result = await runActionNode({
+			items: rows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(requests).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			'Duplicate protection could not read n8n’s record of rows sent before',
+		);
+		expect(result.error?.description).toBe(
+			'SQLITE_BUSY: database is locked\nNothing was sent to the Candidate Verification Service. Set Duplicate Protection to Off to send without it, or to Send These Rows Again to send rows you have checked.',
+		);
+	});
+
+	it('another environment (staging, then production) is not the same row', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(2);
+		await runActionNode({ items: rows(1), parameters: createProfile, deduplicationStore: store });
+		const production = await runActionNode({
+			items: rows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+			credentials: {
+				...TEST_CREDENTIALS,
+				environment: 'production',
+				productionBaseUrl: TEST_BASE_URL,
+			},
+		});
+
+		expect(production.error).toBeUndefined();
+		expect(requests).toHaveLength(2);
+	});
+});
+
+describe('Which operations are protected', () => {
+	enableMockedNetwork();
+
+	it('Verification → Submit: the same check of the same candidate is submitted once', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope.post(`${V}/bgv/diy`).times(2).reply(200, success());
+		const submit: INodeParameters = {
+			resource: 'verification',
+			operation: 'submit',
+			verificationName: 'bgv-cibil',
+			transactionId: 'TXN-9',
+			pan: 'ABCDE1234F',
+			documentUrl: 'https://files.example/private/pan.pdf',
+			permanentAddress: {
+				address: {
+					line1: '12 MG Road',
+					vtc: 'Indiranagar',
+					district: 'Bengaluru Urban',
+					state: 'Karnataka',
+					pincode: '560038',
+					country: 'India',
+				},
+			},
+		};
+		await runActionNode({ parameters: submit, deduplicationStore: store });
+		const again = await runActionNode({ parameters: submit, deduplicationStore: store });
+
+		expect(requests).toHaveLength(1);
+		expect(outputJson(again)).toEqual([
+			{
+				transactionId: 'TXN-9',
+				verificationName: 'bgv-cibil',
+				submitted: true,
+				alreadySent: true,
+				sentAt: expect.stringMatching(ISO_TIME),
+			},
+		]);
+	});
+
+	it('Webhook Config → Update is not protected (sending it twice changes nothing)', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope
+			.put(`${V}/webhook-config/cfg-1`)
+			.times(2)
+			.reply(200, success({ id: 'cfg-1' }));
+		const update: INodeParameters = {
+			resource: 'webhookConfig',
+			operation: 'update',
+			configId: 'cfg-1',
+			endpoint: 'https://n8n.example.com/webhook/x',
+			apiKey: 'secret-of-the-webhook',
+		};
+		await runActionNode({ parameters: update, deduplicationStore: store });
+		await runActionNode({ parameters: update, deduplicationStore: store });
+
+		expect(requests).toHaveLength(2);
+		expect(store.calls).toBe(0);
+	});
+});
