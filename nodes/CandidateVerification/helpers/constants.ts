@@ -129,6 +129,15 @@ export const FILE_CATEGORIES = [
 	'bgv-permanent-address-postal',
 ] as const;
 
+/** File → Upload's File Category list: the checks' names, sorted; the service's value is sent. */
+export const FILE_CATEGORY_OPTIONS: readonly CheckOption[] = byName(
+	FILE_CATEGORIES.map((category) =>
+		category === POLICE_CLEARANCE_CERTIFICATE
+			? check(category, 'Police Clearance Certificate')
+			: FORM_VERIFICATION_NAMES.find(({ value }) => value === category)!,
+	),
+);
+
 /** Check names Verification → Submit and Transaction → Get Check Status accept from expressions. */
 export const SUBMITTABLE_CHECKS: readonly string[] = [
 	...FORM_VERIFICATION_NAMES.map(({ value }) => value),

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
-import { FILE_CATEGORIES, UPLOAD_PATH } from '../../helpers/constants';
+import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS, UPLOAD_PATH } from '../../helpers/constants';
 
 const showOnlyForUpload = { resource: ['file'], operation: ['upload'] };
 
@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		required: true,
 		default: 'bgv-employment',
-		options: FILE_CATEGORIES.map((category) => ({ name: category, value: category })),
+		options: [...FILE_CATEGORY_OPTIONS],
 		description: 'The check the document belongs to',
 		displayOptions: { show: showOnlyForUpload },
 	},
