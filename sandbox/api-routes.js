@@ -86,6 +86,9 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck }) {
 		if (!form) return reply.failure(404, 'Form not found');
 		const problems = validate(candidateSchema, body);
 		if (problems.length) return reply.invalid(problems);
+		if (state.refusedNames.has(body.name)) {
+			return reply.failure(200, 'The service cannot take this candidate right now');
+		}
 		const candidate = pick(body, ['name', 'gender', 'mobile', 'profession', 'email', 'verificationFields']);
 		const transaction = transactions.createTransaction({
 			transactionId: ids.transactionId(),

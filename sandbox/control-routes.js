@@ -73,7 +73,18 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 		return reply.json({ url: files.privateUrl(file), size: data.length, sha256 });
 	}
 
+	/** The service refuses candidates of these names (code -1) until the list is replaced. */
+	function setRefusals({ body }) {
+		const names = body && body.names;
+		if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+			return invalidControl(['"names" must be a list of candidate names']);
+		}
+		state.refusedNames = new Set(names);
+		return reply.json({ names });
+	}
+
 	return [
+		{ method: 'POST', path: '/__sandbox/refusals', body: 'json', handler: setRefusals },
 		{ method: 'POST', path: '/__sandbox/files', body: 'json', handler: addFile },
 		{ method: 'GET', path: '/__sandbox/requests', handler: listRequests },
 		{ method: 'DELETE', path: '/__sandbox/requests', handler: clearRequests },

@@ -104,6 +104,8 @@ function createState() {
 		signedUrls: new Map(),
 		webhookConfigs: new Map(),
 		deliveries: [],
+		/** Candidate names the service refuses for now (POST /__sandbox/refusals). */
+		refusedNames: new Set(),
 	};
 }
 

@@ -70,7 +70,8 @@ async function waitFor(read, predicate, what, timeoutMs = 15_000) {
 /**
  * Forwards to the sandbox asking it to fail like a broken gateway (HTTP 502 with an HTML body); with
  * `server.mode = 'reset'` it resets each connection once the request has arrived, with 'hang' it
- * never answers (a provider that hangs). `server.received` counts the requests it got.
+ * never answers (a provider that hangs), with 'forward' it passes requests on, with 'forwardThenReset' the service gets the request
+ * and n8n a reset instead of the answer. `server.received` counts the requests it got.
  */
 function startFailingGateway() {
 	const target = new URL(SANDBOX_URL);
@@ -87,15 +88,24 @@ function startFailingGateway() {
 			hung.add(req.socket);
 			return;
 		}
-		const upstream = http.request(
-			{ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-sandbox-fail': '502' } },
-			(answer) => {
+		const chunks = [];
+		req.on('data', (chunk) => chunks.push(chunk));
+		req.on('end', () => {
+			const body = Buffer.concat(chunks);
+			const headers = { ...req.headers, ...(server.mode === '502' ? { 'x-sandbox-fail': '502' } : {}) };
+			const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
+				if (server.mode === 'forwardThenReset') {
+					// The service took the request and answered; the connection to n8n drops before the answer.
+					answer.resume();
+					answer.on('end', () => req.socket.resetAndDestroy());
+					return;
+				}
 				res.writeHead(answer.statusCode, answer.headers);
 				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
+			});
+			upstream.on('error', () => res.destroy());
+			upstream.end(body);
+		});
 	});
 	server.mode = '502';
 	server.received = 0;
@@ -180,6 +190,143 @@ async function activateWorkflow(workflowId) {
 
 /** A check of the full run only: not run in the compat scope (scripts/compat-e2e.sh). */
 const full = (name, fn) => (COMPAT ? Promise.resolve(undefined) : check(name, fn));
+
+// ---- duplicate protection (cvE2eDupProt001) ------------------------------------------------------------
+
+const DUPLICATE_WORKFLOW = 'cvE2eDupProt001';
+const duplicateWorkflow = JSON.parse(fs.readFileSync(path.join(__dirname, 'workflows', `${DUPLICATE_WORKFLOW}.json`), 'utf8'));
+const DUPLICATE_WEBHOOK_URL = `${N8N_URL}/webhook/${duplicateWorkflow.nodes.find((node) => node.name === 'Webhook').parameters.path}`;
+
+/** How many candidates of each name the service holds. */
+async function candidatesNamed(names) {
+	const { transactions } = await sandboxState();
+	return names.map((name) => transactions.filter((t) => t.candidate && t.candidate.name === name).length);
+}
+
+async function duplicateProtectionChecks() {
+	const tag = randomUUID().slice(0, 6);
+	const rowsNamed = (names) => names.map((name, index) => ({ name, gender: index % 2 ? 'Male' : 'Female', mobile: `+9198766${String(index).padStart(5, '0')}` }));
+	let formId;
+	let executionsSeen = 0;
+	/** Posts rows to the workflow's production webhook; returns the finished production execution. */
+	const postRows = async (rows, extra = {}) => {
+		const response = await fetch(DUPLICATE_WEBHOOK_URL, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ formId, rows, ...extra }),
+		});
+		assert.equal(response.status, 200, `the webhook answered ${response.status}`);
+		const list = await waitFor(
+			async () => (await n8n.executions(DUPLICATE_WORKFLOW)).filter((e) => e.mode === 'webhook'),
+			(executions) => executions.length === executionsSeen + 1 && executions.every((e) => e.status !== 'running' && e.status !== 'new'),
+			'the production execution',
+			30_000,
+		);
+		executionsSeen += 1;
+		return n8n.waitForExecution(list[0].id);
+	};
+	const createdOutput = (execution) => outputJson(execution, 'Create Candidates');
+
+	const ready = await check('duplicate protection, manual executions: Execute workflow twice creates each candidate (and the form) once; the second run says alreadySent with the same IDs', async () => {
+		const names = ['Asha Manual', 'Ravi Manual', 'Meena Manual'];
+		const first = await runWorkflow(DUPLICATE_WORKFLOW);
+		assert.equal(first.status, 'success', JSON.stringify(first.data.resultData.error));
+		const created = outputJson(first, 'Create Candidates (manual)');
+		assert.deepEqual(created.map((json) => json.alreadySent), [undefined, undefined, undefined]);
+		const second = await runWorkflow(DUPLICATE_WORKFLOW);
+		assert.equal(second.status, 'success', JSON.stringify(second.data.resultData.error));
+		const again = outputJson(second, 'Create Candidates (manual)');
+		assert.deepEqual(again.map((json) => json.alreadySent), [true, true, true]);
+		assert.deepEqual(again.map((json) => json.transactionId), created.map((json) => json.transactionId));
+		assert.deepEqual(await candidatesNamed(names), [1, 1, 1]);
+		const [form] = outputJson(second, 'Create Form');
+		assert.equal(form.alreadySent, true);
+		formId = form._id;
+		const forms = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === `${V}/ekyc-forms` && r.body && r.body.name === 'Duplicate protection e2e form');
+		assert.equal(forms.length, 1, `${forms.length} forms created`);
+		return `transaction IDs ${again.map((json) => json.transactionId).join(', ')}`;
+	});
+	if (!ready) return;
+	await activateWorkflow(DUPLICATE_WORKFLOW);
+	await waitFor(() => n8n.api('GET', `/workflows/${DUPLICATE_WORKFLOW}`), (workflow) => workflow.active === true, 'the workflow to be active');
+	gateway.mode = 'forward';
+	try {
+		await check('duplicate protection, production executions: the same rows posted twice create each candidate once', async () => {
+			const names = [`Kiran ${tag}`, `Divya ${tag}`, `Arjun ${tag}`];
+			const first = await postRows(rowsNamed(names));
+			assert.equal(first.status, 'success', JSON.stringify(first.data.resultData.error));
+			const second = await postRows(rowsNamed(names));
+			assert.equal(second.status, 'success', JSON.stringify(second.data.resultData.error));
+			const again = createdOutput(second);
+			assert.deepEqual(again.map((json) => json.alreadySent), [true, true, true]);
+			assert.deepEqual(again.map((json) => json.transactionId), createdOutput(first).map((json) => json.transactionId));
+			assert.ok(again.every((json) => /^\d{4}-\d{2}-\d{2}T/.test(json.sentAt)));
+			assert.deepEqual(await candidatesNamed(names), [1, 1, 1]);
+		});
+
+		await check('duplicate protection, Retry from the Executions list after the service refused row 3: each of the 5 candidates exists once', async () => {
+			const names = [0, 1, 2, 3, 4].map((index) => `Retry ${index} ${tag}`);
+			await sandbox('POST', '/__sandbox/refusals', { names: [names[2]] });
+			const failed = await postRows(rowsNamed(names));
+			assert.equal(failed.status, 'error');
+			assert.match(failed.data.resultData.error.message, /The service cannot take this candidate right now/);
+			assert.deepEqual(await candidatesNamed(names), [1, 1, 0, 1, 1]);
+			await sandbox('POST', '/__sandbox/refusals', { names: [] });
+			// What the editor's Retry button calls ("Retry with original workflow").
+			await n8n.rest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+			const [retry] = await waitFor(
+				async () => (await n8n.executions(DUPLICATE_WORKFLOW)).filter((e) => String(e.retryOf) === String(failed.id)),
+				(list) => list.length === 1 && list[0].status !== 'running',
+				'the retry',
+				30_000,
+			);
+			const retried = await n8n.waitForExecution(retry.id);
+			assert.equal(retried.status, 'success', JSON.stringify(retried.data.resultData.error));
+			assert.deepEqual(await candidatesNamed(names), [1, 1, 1, 1, 1]);
+			assert.deepEqual(createdOutput(retried).map((json) => json.alreadySent === true), [true, true, false, true, true]);
+			return `retry ${retry.id} of ${failed.id}`;
+		});
+
+		await check('duplicate protection, a row whose answer was lost (the service created it, the connection dropped) is in doubt: the next execution does not send it and names it', async () => {
+			const names = [`Lost ${tag}`];
+			gateway.mode = 'forwardThenReset';
+			const lost = await postRows(rowsNamed(names));
+			gateway.mode = 'forward';
+			assert.equal(lost.status, 'error');
+			assert.match(lost.data.resultData.error.message, /closed the connection before answering/);
+			assert.match(lost.data.resultData.error.description, /the service may have created it/);
+			assert.doesNotMatch(lost.data.resultData.error.description, /Retry On Fail/);
+			assert.deepEqual(await candidatesNamed(names), [1]);
+			const next = await postRows(rowsNamed(names));
+			assert.equal(next.status, 'error');
+			assert.equal(next.data.resultData.error.message, 'Item 0 was sent by an earlier execution that got no answer: the service may have created it');
+			assert.deepEqual(await candidatesNamed(names), [1]);
+			return `"${next.data.resultData.error.message}"`;
+		});
+
+		await check('duplicate protection Off sends the row again; after Forget All Rows Sent Before it is sent again too', async () => {
+			const names = [`Forget ${tag}`];
+			await postRows(rowsNamed(names));
+			assert.deepEqual(await candidatesNamed(names), [1]);
+			const off = await postRows(rowsNamed(names), { protection: 'off' });
+			assert.equal(off.status, 'success');
+			assert.deepEqual(await candidatesNamed(names), [2]);
+			const skipped = await postRows(rowsNamed(names));
+			assert.equal(createdOutput(skipped)[0].alreadySent, true);
+			const forget = await postRows(rowsNamed(names), { protection: 'forgetAll' });
+			assert.equal(forget.status, 'success');
+			assert.deepEqual(createdOutput(forget), rowsNamed(names));
+			assert.deepEqual(await candidatesNamed(names), [2]);
+			const afterForget = await postRows(rowsNamed(names));
+			assert.equal(afterForget.status, 'success');
+			assert.equal(createdOutput(afterForget)[0].alreadySent, undefined);
+			assert.deepEqual(await candidatesNamed(names), [3]);
+		});
+	} finally {
+		gateway.mode = '502';
+		await sandbox('POST', '/__sandbox/refusals', { names: [] });
+	}
+}
 
 let gateway;
 async function main() {
@@ -724,6 +871,9 @@ async function checks() {
 		assert.equal(transactions.length, 0, `${transactions.length} candidates were added`);
 		return `"${error.message}"`;
 	});
+
+	// ---- duplicate protection across executions ---------------------------------------------------
+	await duplicateProtectionChecks();
 
 	// ---- trigger: repeated notifications, filters, transaction details ------------------------------
 	const signedPost = (url, secret, body) =>

@@ -96,6 +96,13 @@ export class DeduplicationStore implements IDataDeduplicator {
 		return (await this.read(this.key(scope, contextData)))?.length ?? 0;
 	}
 
+	/** A copy of what the database holds now (e.g. at the moment a worker is killed). */
+	copy(): DeduplicationStore {
+		const copy = new DeduplicationStore();
+		for (const [key, hashes] of this.rows) copy.rows.set(key, [...hashes]);
+		return copy;
+	}
+
 	/** Every value stored, as n8n stores them (hashes only). */
 	storedValues(): string[] {
 		return [...this.rows.values()].flat();

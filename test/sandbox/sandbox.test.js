@@ -297,6 +297,23 @@ describe('POST /ekyc-forms/:formId/diy-candidate', () => {
 		]);
 	});
 
+	test('POST /__sandbox/refusals: candidates of those names are refused (code -1) until the list is emptied', async () => {
+		const form = await createForm();
+		const path = `${V}/ekyc-forms/${form._id}/diy-candidate`;
+		const set = await call('POST', '/__sandbox/refusals', { body: { names: ['Refused Rao'] } });
+		expect(set.json).toEqual({ names: ['Refused Rao'] });
+		const refused = await call('POST', path, { body: { name: 'Refused Rao', gender: 'Male' } });
+		const other = await call('POST', path, { body: { name: 'Other Rao', gender: 'Male' } });
+		await call('POST', '/__sandbox/refusals', { body: { names: [] } });
+		const later = await call('POST', path, { body: { name: 'Refused Rao', gender: 'Male' } });
+		expect(refused.status).toBe(200);
+		expect(refused.json).toEqual({ code: -1, message: 'The service cannot take this candidate right now' });
+		expect(other.json.code).toBe(0);
+		expect(later.json.code).toBe(0);
+		const names = [...sandbox.state.transactions.values()].map((t) => t.candidate.name);
+		expect(names.filter((name) => name === 'Refused Rao')).toHaveLength(1);
+	});
+
 	test('unknown form answers 404', async () => {
 		const { status, json } = await call('POST', `${V}/ekyc-forms/${'0'.repeat(24)}/diy-candidate`, { body: { name: 'A', gender: 'Male' } });
 		expect(status).toBe(404);

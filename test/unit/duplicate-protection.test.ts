@@ -190,7 +190,7 @@ describe('Duplicate protection across executions', () => {
 			[
 				'Add a candidate to a form: the earlier request left n8n but no answer was recorded (a timeout, a reset, a crash, or an execution still running). Check at the service (Transaction → Get Status, or the service’s dashboard) whether this row exists.',
 				'If it does, nothing is to be done. If not, send it with Duplicate Protection → Send These Rows Again.',
-				'Nothing was sent for any item. Set Settings → On Error to Continue to send the other rows and get these on the error output.',
+				'Set Settings → On Error to Continue to send the other rows and get these on the error output.',
 			].join('\n'),
 		);
 	});
@@ -445,6 +445,52 @@ describe('Duplicate protection across executions', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(store.calls).toBe(2);
+	});
+
+	it('rows are recorded just before they leave, chunk by chunk: after a crash mid-run only the rows on their way are in doubt', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		let atCrash: DeduplicationStore | undefined;
+		scope
+			.post(CANDIDATE_PATH)
+			.times(6)
+			.reply(200, (_uri, body) => {
+				// The worker dies while the third row's request is out: the database as it is then.
+				if (numberOf(body) === '2') atCrash = store.copy();
+				return success({ transactionId: `TXN-${numberOf(body)}` });
+			});
+		const batchesOfTwo = {
+			...createProfile,
+			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1 } } },
+		};
+		await runActionNode({ items: rows(6), parameters: batchesOfTwo, deduplicationStore: store });
+		// Rows 0-1 recorded as sent and accepted, rows 2-3 as sent; rows 4-5 not yet.
+		expect(atCrash!.storedValues()).toHaveLength(6);
+
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}-again` }));
+		const rerun = await runActionNode({
+			items: rows(6),
+			parameters: batchesOfTwo,
+			deduplicationStore: atCrash,
+			continueOnFail: true,
+		});
+
+		expect(sentNames(requests.slice(6))).toEqual(['Candidate 4', 'Candidate 5']);
+		expect(
+			outputJson(rerun).map((json) =>
+				json.inDoubt ? 'in doubt' : json.alreadySent ? 'already sent' : json.transactionId,
+			),
+		).toEqual([
+			'already sent',
+			'already sent',
+			'in doubt',
+			'in doubt',
+			'TXN-4-again',
+			'TXN-5-again',
+		]);
 	});
 
 	it('the store cannot be read: nothing is sent and the error says how to go on', async () => {

@@ -38,6 +38,8 @@ const GATEWAY_STATUSES = [502, 504];
  */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const MAX_RETRY_AFTER_MS = 30_000;
+/** Rows claimed at once, per concurrent request, when the run is not batched. */
+const CLAIM_CHUNK_PER_CONCURRENT_REQUEST = 4;
 export const IN_DOUBT_ADVICE =
 	'No answer came, so the service may have created it. Check at the service (Transaction → Get Status, or the service’s dashboard) before sending this row again. Duplicate protection holds it as in doubt: a later run does not send it unless its Duplicate Protection is Send These Rows Again.';
 
@@ -156,15 +158,16 @@ export async function runOperation(
 		} else toSend.push(itemIndex);
 	});
 
-	const protection = record && new DuplicateProtection(run, record, checked);
-	if (protection) toSend = await protection.skipRowsSentBefore(toSend, outputs);
+	const protection = record && new DuplicateProtection(run, record, checked, outputs);
+	if (protection) toSend = protection.firstOfEachRow(toSend);
 
-	await run.sendAll(toSend, checked, items, outputs);
-	await protection?.settle(toSend, outputs);
+	await run.sendAll(toSend, checked, items, outputs, protection);
+	await protection?.settle();
 
 	if (run.failures.size > 0 && !continueOnFail) {
 		run.memory.keep(run.accepted);
-		throw run.stopError(toSend, protection !== undefined);
+		const notSent = toSend.filter((index) => !protection?.skipped.has(index));
+		throw run.stopError(notSent, protection !== undefined);
 	}
 	run.memory.clear();
 	return [outputs.flat()];
@@ -198,80 +201,128 @@ function checkAllItems(
 	return checked;
 }
 
+/** Asked before each item's request leaves, and told when its answer came. */
+interface SendGate {
+	mayBeSent(itemIndex: number): Promise<boolean>;
+	answered(itemIndex: number): void;
+}
+
 /**
  * A run's use of the node's SentRecord: rows an earlier execution sent are not sent again (their
  * output says alreadySent, with the earlier result where n8n kept it), rows an earlier execution
  * sent without an answer are in doubt, and a row that stands twice in the input is sent once.
+ * Rows are claimed chunk by chunk just before they leave, so a crash leaves at most the rows of one
+ * chunk in doubt that never left; each claim also records the rows accepted since the last one.
  */
-class DuplicateProtection {
+class DuplicateProtection implements SendGate {
 	private readonly identities = new Map<number, string>();
 
 	/** Items whose row stands earlier in this input: item → that earlier item. */
 	private readonly repeats = new Map<number, number>();
 
+	/** Items not sent because an earlier execution sent their row. */
+	readonly skipped = new Set<number>();
+
+	/** Rows this run recorded as sent: they are its to record as accepted or to release. */
+	private readonly claimed = new Set<string>();
+
+	private readonly acceptedSinceClaim: Array<{ identity: string; id?: string }> = [];
+
+	private readonly chunkClaims = new Map<number, Promise<Map<string, RowState>>>();
+
+	private readonly positionOf = new Map<number, number>();
+
+	private chunks: number[][] = [];
+
 	constructor(
 		private readonly run: OperationRun,
 		private readonly record: SentRecord,
 		private readonly checked: CheckedItem[],
+		private readonly outputs: INodeExecutionData[][],
 	) {}
 
-	/** Claims the rows about to be sent; returns the items still to send. */
-	async skipRowsSentBefore(indexes: number[], outputs: INodeExecutionData[][]): Promise<number[]> {
+	/** The items to send: each row's first item (its repeats get its outcome). */
+	firstOfEachRow(indexes: number[]): number[] {
 		const firstItemOf = new Map<string, number>();
+		const toSend: number[] = [];
 		for (const itemIndex of indexes) {
 			const { prepared, duplicateKey } = this.checked[itemIndex];
 			const { body, qs, pathParameters } = prepared!;
 			const identity = this.record.identity({ body, qs, pathParameters }, duplicateKey);
 			this.identities.set(itemIndex, identity);
 			const first = firstItemOf.get(identity);
-			if (first === undefined) firstItemOf.set(identity, itemIndex);
-			else this.repeats.set(itemIndex, first);
+			if (first === undefined) {
+				firstItemOf.set(identity, itemIndex);
+				this.positionOf.set(itemIndex, toSend.length);
+				toSend.push(itemIndex);
+			} else this.repeats.set(itemIndex, first);
 		}
-		const states = await this.record.claim([...firstItemOf.keys()]);
-		const stateOf = (itemIndex: number): RowState =>
-			states.get(this.identities.get(itemIndex)!) ?? 'inDoubt';
-		const inDoubt = [...firstItemOf.values()].filter((index) => stateOf(index) === 'inDoubt');
-		if (inDoubt.length > 0 && !this.run.context.continueOnFail()) {
-			const claimed = [...firstItemOf.entries()].filter(([, index]) => stateOf(index) === 'new');
-			await this.record.settle(
-				[],
-				claimed.map(([identity]) => identity),
-			);
-			throw this.inDoubtError(inDoubt, true);
-		}
-		const toSend: number[] = [];
-		for (const itemIndex of indexes) {
-			if (this.repeats.has(itemIndex)) continue;
-			const state = stateOf(itemIndex);
-			if (state === 'new') toSend.push(itemIndex);
-			else if (state === 'accepted') outputs[itemIndex] = this.alreadySentOutput(itemIndex);
-			else {
-				const error = this.inDoubtError([itemIndex], false);
-				outputs[itemIndex] = this.run.errorOutput(error, itemIndex, {
-					inDoubt: true,
-					description: error.description,
-				});
-			}
+		const { batchSize, concurrency } = this.run.settings;
+		const chunkSize = batchSize || Math.max(CLAIM_CHUNK_PER_CONCURRENT_REQUEST * concurrency, 1);
+		this.chunks = [];
+		for (let start = 0; start < toSend.length; start += chunkSize) {
+			this.chunks.push(toSend.slice(start, start + chunkSize));
 		}
 		return toSend;
 	}
 
+	async mayBeSent(itemIndex: number): Promise<boolean> {
+		const chunk = Math.floor(this.positionOf.get(itemIndex)! / this.chunks[0].length);
+		let claim = this.chunkClaims.get(chunk);
+		if (!claim) {
+			claim = this.claimChunk(chunk);
+			this.chunkClaims.set(chunk, claim);
+		}
+		return (await claim).get(this.identities.get(itemIndex)!) === 'new';
+	}
+
+	answered(itemIndex: number): void {
+		if (this.run.failures.has(itemIndex)) return;
+		const identity = this.identities.get(itemIndex)!;
+		this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(this.outputs[itemIndex]) });
+	}
+
+	private async claimChunk(chunk: number): Promise<Map<string, RowState>> {
+		const identities = this.chunks[chunk].map((index) => this.identities.get(index)!);
+		const accepted = this.acceptedSinceClaim.splice(0);
+		const states = await this.record.claim(identities, accepted);
+		for (const [identity, state] of states) if (state === 'new') this.claimed.add(identity);
+		const inDoubt: number[] = [];
+		for (const itemIndex of this.chunks[chunk]) {
+			const state = states.get(this.identities.get(itemIndex)!) ?? 'inDoubt';
+			if (state === 'new') continue;
+			this.skipped.add(itemIndex);
+			if (state === 'accepted') this.outputs[itemIndex] = this.alreadySentOutput(itemIndex);
+			else inDoubt.push(itemIndex);
+		}
+		if (inDoubt.length > 0 && !this.run.context.continueOnFail()) {
+			// As a failure at the service: the run stops here, naming every such row of the chunk.
+			const error = this.inDoubtError(inDoubt);
+			for (const index of inDoubt) this.run.failures.set(index, { error, answerLost: false });
+		}
+		for (const itemIndex of inDoubt) {
+			const error = this.inDoubtError([itemIndex]);
+			this.outputs[itemIndex] = this.run.errorOutput(error, itemIndex, {
+				inDoubt: true,
+				description: error.description,
+			});
+		}
+		return states;
+	}
+
 	/** Records what the service accepted and releases what it certainly did not act on. */
-	async settle(sentIndexes: number[], outputs: INodeExecutionData[][]): Promise<void> {
-		const accepted: Array<{ identity: string; id?: string }> = [];
+	async settle(): Promise<void> {
 		const released: string[] = [];
-		for (const itemIndex of sentIndexes) {
-			const identity = this.identities.get(itemIndex)!;
+		for (const [itemIndex, identity] of this.identities) {
+			if (!this.claimed.has(identity) || this.repeats.has(itemIndex)) continue;
 			const failure = this.run.failures.get(itemIndex);
 			if (!this.run.started.has(itemIndex) || (failure && !failure.answerLost)) {
 				released.push(identity);
-			} else if (!failure) {
-				accepted.push({ identity, id: this.run.acceptedIdOf(outputs[itemIndex]) });
 			}
 		}
-		await this.record.settle(accepted, released);
+		await this.record.settle(this.acceptedSinceClaim.splice(0), released);
 		for (const [itemIndex, first] of this.repeats) {
-			outputs[itemIndex] = this.repeatOutput(itemIndex, first, outputs[first]);
+			this.outputs[itemIndex] = this.repeatOutput(itemIndex, first, this.outputs[first]);
 		}
 	}
 
@@ -317,16 +368,16 @@ class DuplicateProtection {
 		];
 	}
 
-	private inDoubtError(itemIndexes: number[], nothingSent: boolean): NodeOperationError {
+	private inDoubtError(itemIndexes: number[]): NodeOperationError {
 		const one = itemIndexes.length === 1;
 		const message = `${one ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemIndexes.join(', ')}) were`} sent by an earlier execution that got no answer: the service may have created ${one ? 'it' : 'them'}`;
 		const lines = [
 			`${this.run.operation.label}: the earlier request left n8n but no answer was recorded (a timeout, a reset, a crash, or an execution still running). Check at the service (Transaction → Get Status, or the service’s dashboard) whether ${one ? 'this row exists' : 'these rows exist'}.`,
 			`If ${one ? 'it does' : 'they do'}, nothing is to be done. If not, send ${one ? 'it' : 'them'} with Duplicate Protection → Send These Rows Again.`,
 		];
-		if (nothingSent) {
+		if (!this.run.context.continueOnFail()) {
 			lines.push(
-				'Nothing was sent for any item. Set Settings → On Error to Continue to send the other rows and get these on the error output.',
+				'Set Settings → On Error to Continue to send the other rows and get these on the error output.',
 			);
 		}
 		return new NodeOperationError(this.run.context.getNode(), message, {
@@ -358,7 +409,7 @@ class OperationRun {
 	constructor(
 		readonly context: IExecuteFunctions,
 		readonly operation: OperationDefinition,
-		private readonly settings: RunSettings,
+		readonly settings: RunSettings,
 		private readonly credentials: ICredentialDataDecryptedObject,
 	) {
 		this.memory = AcceptedMemory.of(context);
@@ -395,6 +446,7 @@ class OperationRun {
 		checked: CheckedItem[],
 		items: INodeExecutionData[],
 		outputs: INodeExecutionData[][],
+		gate?: SendGate,
 	): Promise<void> {
 		const { batchSize, batchInterval, concurrency } = this.settings;
 		const batches: number[][] = [];
@@ -407,12 +459,15 @@ class OperationRun {
 			const worker = async () => {
 				while (next < batch.length && !this.stopped) {
 					const itemIndex = batch[next++];
+					if (gate && !(await gate.mayBeSent(itemIndex))) continue;
+					if (this.stopped) return;
 					this.started.add(itemIndex);
 					outputs[itemIndex] = await this.sendItem(
 						itemIndex,
 						items[itemIndex],
 						checked[itemIndex].prepared!,
 					);
+					gate?.answered(itemIndex);
 				}
 			};
 			await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
@@ -561,7 +616,9 @@ class OperationRun {
 				`No answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${them}; check at the service before sending ${them} again.`,
 			);
 		}
-		const notSent = indexes.filter((index) => !this.started.has(index));
+		const notSent = indexes.filter(
+			(index) => !this.started.has(index) && !this.failures.has(index),
+		);
 		if (notSent.length > 0) {
 			let how = 'Settings → Retry On Fail sends them, and the failed items.';
 			if (this.creates && protectedFromDuplicates) {

@@ -206,24 +206,36 @@ export class SentRecord {
 	 * the service, or in doubt (sent, no answer recorded). With Send These Rows Again their earlier
 	 * record is forgotten first. Throws, having recorded nothing new, when the store fails.
 	 */
-	async claim(identities: string[]): Promise<Map<string, RowState>> {
+	async claim(
+		identities: string[],
+		acceptedSinceLastClaim: Array<{ identity: string; id?: string }> = [],
+	): Promise<Map<string, RowState>> {
 		const unique = [...new Set(identities)];
 		const states = new Map<string, RowState>();
 		if (unique.length === 0) return states;
+		this.keepResults(acceptedSinceLastClaim);
 		try {
 			await oneAtATime(this.queueKey, async () => {
 				if (this.mode === DUPLICATE_MODES.sendAgain) {
 					const values = unique.flatMap((identity) => [SENT + identity, ACCEPTED + identity]);
 					await this.call(() => this.store.removeProcessed(values, STORE_SCOPE, STORE_OPTIONS));
 				}
+				// One round trip: this chunk's rows as sent, and the rows accepted since the last one.
+				const acceptedValues = acceptedSinceLastClaim.map(({ identity }) => ACCEPTED + identity);
+				const sentValues = unique.map((identity) => SENT + identity);
 				const sent = await this.call(() =>
 					this.store.checkProcessedAndRecord(
-						unique.map((identity) => SENT + identity),
+						[...sentValues, ...acceptedValues],
 						STORE_SCOPE,
 						STORE_OPTIONS,
 					),
 				);
-				const fresh = new Set(sent.new.map((value) => String(value).slice(SENT.length)));
+				const fresh = new Set(
+					sent.new
+						.map(String)
+						.filter((value) => value.startsWith(SENT))
+						.map((value) => value.slice(SENT.length)),
+				);
 				const before = unique.filter((identity) => !fresh.has(identity));
 				for (const identity of fresh) states.set(identity, 'new');
 				if (before.length === 0) return;
@@ -263,20 +275,8 @@ export class SentRecord {
 		accepted: Array<{ identity: string; id?: string }>,
 		released: string[],
 	): Promise<void> {
-		const sentAt = new Date().toISOString();
-		const results = this.savedResults();
-		for (const { identity, id } of accepted) {
-			const result: EarlierResult = id === undefined ? { sentAt } : { sentAt, id };
-			keepBounded(resultsInProcess, this.resultKey(identity), result);
-			if (results) {
-				delete results[identity];
-				results[identity] = id === undefined ? [sentAt] : [sentAt, id];
-			}
-		}
-		if (results) {
-			const keys = Object.keys(results);
-			for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RESULTS))) delete results[key];
-		}
+		this.keepResults(accepted);
+		if (accepted.length === 0 && released.length === 0) return;
 		try {
 			await oneAtATime(this.queueKey, async () => {
 				if (accepted.length > 0) {
@@ -302,6 +302,25 @@ export class SentRecord {
 			this.context.logger.warn(
 				`Candidate Verification: duplicate protection could not record the outcome of ${accepted.length + released.length} rows (they count as in doubt): ${(caught as Error)?.message}`,
 			);
+		}
+	}
+
+	/** When and with which ID rows were accepted, in this process and the node's static data. */
+	private keepResults(accepted: Array<{ identity: string; id?: string }>): void {
+		if (accepted.length === 0) return;
+		const sentAt = new Date().toISOString();
+		const results = this.savedResults();
+		for (const { identity, id } of accepted) {
+			const result: EarlierResult = id === undefined ? { sentAt } : { sentAt, id };
+			keepBounded(resultsInProcess, this.resultKey(identity), result);
+			if (results) {
+				delete results[identity];
+				results[identity] = id === undefined ? [sentAt] : [sentAt, id];
+			}
+		}
+		if (results) {
+			const keys = Object.keys(results);
+			for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RESULTS))) delete results[key];
 		}
 	}
 
