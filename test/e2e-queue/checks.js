@@ -5,7 +5,10 @@
  *   two-workers  main + 2 workers + webhook processor: the example on workers, 10 × 100 candidates,
  *                the trigger (registration from main, notifications through the webhook processor,
  *                forgeries, secret rotation), a 100 MiB download, notifications per second
- *   one-worker   worker2 stopped: the same 10 × 100 candidates, timed (the speed-up figure)
+ *   one-worker   worker2 stopped: the same 10 × 100 candidates, timed (the speed-up figure); the
+ *                Retry (through main) of an execution worker2 ran, on worker1
+ *   crash-start  300 rows posted to a slow workflow; returns once 30 arrived (run.sh kills worker1)
+ *   crash-rerun  worker1 started again: the same rows run again, nothing created twice
  *   restarted    every n8n process restarted: the trigger still works, nothing registered again
  *   logs         n8n stopped: no key or secret in any log
  * Prints `ok - ...` / `FAIL - ...` per check and `# figure ...` per measurement. Phases share
@@ -34,6 +37,9 @@ const OWNER = { email: 'queue-e2e@example.com', password: 'Queue-E2e-Passw0rd' }
 const EXAMPLE_WORKFLOW = 'cvExampleActions';
 const TRIGGER_WORKFLOW = 'cvExampleTrigger';
 const BATCH_WORKFLOW = 'cvQueueBatch0001';
+/** Rows sent 10 per Request Options batch, 300 ms apart, with On Error → Continue. */
+const ROWS_WORKFLOW = 'cvQueueRows00001';
+const CRASH_ROWS = 300;
 const DOWNLOAD_WORKFLOW = 'cvQueueDownload1';
 const HEADER_WEBHOOK_WORKFLOW = 'cvQueueHeaderWh1';
 const BATCHES = 10;
@@ -195,6 +201,130 @@ async function runBatches(label, formId) {
 }
 const describeSpread = (perWorker) => Object.entries(perWorker).sort().map(([worker, n]) => `${worker}: ${n}`).join(', ');
 
+// ---- duplicate protection across workers ----------------------------------------------------------
+
+const rowNames = (label, size) => Array.from({ length: size }, (_, index) => `Queue Candidate ${label}-${index}`);
+/** How many candidates of each name the service holds. */
+async function candidatesNamed(names) {
+	const { transactions } = await sandboxState();
+	const perName = count(transactions.map((t) => t.candidate && t.candidate.name));
+	return names.map((name) => perName[name] || 0);
+}
+/** Posts rows to the rows workflow through the webhook processor; returns the new execution once finished. */
+async function postRows(label, size, formId) {
+	const before = new Set((await executionList(ROWS_WORKFLOW)).map((e) => e.id));
+	const response = await postJson(webhookUrl('cv-queue-rows'), { batch: label, size, formId });
+	assert.equal(response.status, 200, `the webhook processor answered ${response.status}`);
+	const [execution] = await waitFor(
+		async () => finished(await executionList(ROWS_WORKFLOW)).filter((e) => !before.has(e.id)),
+		(list) => list.length === 1,
+		`the execution of rows ${label}`,
+		EXECUTION_DEADLINE_MS,
+	);
+	return n8n.api('GET', `/executions/${execution.id}?includeData=true`);
+}
+const rowOutcomes = (execution) =>
+	outputItems(execution, 'Create Profile').map(({ json }) => (json.inDoubt ? 'in doubt' : json.alreadySent ? 'already sent' : json.error ? 'error' : 'sent'));
+
+/** Phase two-workers: an execution the service refused one row of, run by worker2 (retried later on worker1). */
+async function refusedRowOnWorker2(state) {
+	await check('duplicate protection: a production execution whose third row the service refused fails on worker2 with 4 of 5 candidates accepted', async () => {
+		state.duplicateFormId = await createForm('Queue e2e duplicate protection');
+		try {
+			for (let attempt = 0; attempt < 8 && !state.refused; attempt += 1) {
+				const label = `refused${attempt}`;
+				const names = rowNames(label, 5);
+				await sandbox('POST', '/__sandbox/refusals', { names: [names[2]] });
+				const execution = await postRows(label, 5, state.duplicateFormId);
+				assert.equal(execution.status, 'error');
+				assert.match(execution.data.resultData.error.message, /The service cannot take this candidate right now/);
+				assert.deepEqual(await candidatesNamed(names), [1, 1, 0, 1, 1]);
+				if (assertRanOnWorkers([execution.id])[execution.id] === 'worker2') state.refused = { executionId: execution.id, label };
+			}
+		} finally {
+			await sandbox('POST', '/__sandbox/refusals', { names: [] });
+		}
+		assert.ok(state.refused, 'none of 8 executions ran on worker2');
+		saveState(state);
+		return `execution ${state.refused.executionId} on worker2`;
+	});
+}
+
+/** Phase one-worker: worker2 is stopped, so the retry runs on worker1. */
+async function retryOnTheOtherWorker(state) {
+	await check('duplicate protection: a Retry from the Executions list (through main) of worker2\'s execution runs on worker1 and creates nothing twice', async () => {
+		assert.ok(state.refused, 'the two-workers phase left no refused execution');
+		const { executionId, label } = state.refused;
+		// What the editor's Retry button calls ("Retry with original workflow").
+		await n8n.rest('POST', `/executions/${executionId}/retry`, { loadWorkflow: false });
+		const [retry] = await waitFor(
+			async () => finished(await executionList(ROWS_WORKFLOW)).filter((e) => String(e.retryOf) === String(executionId)),
+			(list) => list.length === 1,
+			'the retry',
+			EXECUTION_DEADLINE_MS,
+		);
+		const execution = await n8n.api('GET', `/executions/${retry.id}?includeData=true`);
+		assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error));
+		assert.equal(assertRanOnWorkers([retry.id])[retry.id], 'worker1');
+		assert.deepEqual(rowOutcomes(execution), ['already sent', 'already sent', 'sent', 'already sent', 'already sent']);
+		assert.deepEqual(await candidatesNamed(rowNames(label, 5)), [1, 1, 1, 1, 1]);
+		return `retry ${retry.id} on worker1 of ${executionId} on worker2`;
+	});
+}
+
+/** Phase crash-start: 300 rows posted; returns once some have arrived (run.sh then kills the worker). */
+async function crashStart() {
+	const state = readJson(STATE_FILE, {});
+	await resumeSession(state);
+	await check(`duplicate protection: ${CRASH_ROWS} rows posted, the worker is sending them when it is killed`, async () => {
+		state.crashFormId = await createForm('Queue e2e crashed worker');
+		saveState(state);
+		const response = await postJson(webhookUrl('cv-queue-rows'), { batch: 'crash', size: CRASH_ROWS, formId: state.crashFormId });
+		assert.equal(response.status, 200);
+		const arrived = await waitFor(
+			async () => (await candidatesNamed(rowNames('crash', CRASH_ROWS))).filter(Boolean).length,
+			(n) => n >= 30,
+			'30 rows to arrive',
+			EXECUTION_DEADLINE_MS,
+		);
+		assert.ok(arrived < CRASH_ROWS, 'every row arrived before the kill');
+		return `${arrived} of ${CRASH_ROWS} arrived`;
+	});
+}
+
+/** Phase crash-rerun: worker1 was killed and started again; the same rows run again. */
+async function crashRerun() {
+	const state = readJson(STATE_FILE, {});
+	await resumeSession(state);
+	await check(`duplicate protection: after the worker was killed mid-batch, the same ${CRASH_ROWS} rows run again create nothing twice and name the rows in doubt`, async () => {
+		const names = rowNames('crash', CRASH_ROWS);
+		const arrivedAtKill = (await candidatesNamed(names)).filter(Boolean).length;
+		// Whatever n8n does with the killed execution (leave it running, or run it again), let it settle.
+		await waitFor(
+			async () => (await executionList(ROWS_WORKFLOW)).filter((e) => e.status === 'running' || e.status === 'new').length,
+			(running) => running === 0,
+			'the killed execution to settle',
+			20_000,
+		).catch(() => undefined);
+		const execution = await postRows('crash', CRASH_ROWS, state.crashFormId);
+		const perName = await candidatesNamed(names);
+		assert.ok(perName.every((n) => n <= 1), `${perName.filter((n) => n > 1).length} candidates exist twice`);
+		if (execution.status === 'success') {
+			assert.deepEqual(perName, names.map(() => 1));
+			return `no row in doubt; ${arrivedAtKill} arrived before the kill, the rest now`;
+		}
+		const { message } = execution.data.resultData.error;
+		const match = /^(?:Item (\d+) was|\d+ items \(([\d, ]+)\) were) sent by an earlier execution that got no answer/.exec(message);
+		assert.ok(match, `the rerun failed with "${message}"`);
+		const inDoubt = (match[1] ?? match[2]).split(', ').map(Number);
+		// Rows are claimed one Request Options batch (10) at a time: only the batch on its way is in doubt.
+		assert.ok(inDoubt.length <= 10, `${inDoubt.length} rows in doubt`);
+		const firstInDoubt = Math.min(...inDoubt);
+		assert.ok(perName.slice(0, firstInDoubt).every((n) => n === 1), 'a row before the rows in doubt is missing');
+		return `"${message}"; ${arrivedAtKill} arrived before the kill`;
+	});
+}
+
 // ---- phases -------------------------------------------------------------------------------------------
 
 async function twoWorkers() {
@@ -204,7 +334,7 @@ async function twoWorkers() {
 		state.n8nApiKey = await n8n.createApiKey('queue-e2e');
 		saveState(state);
 		// The workflows that start from n8n's Webhook node (the trigger is activated by its own check).
-		for (const id of [BATCH_WORKFLOW, DOWNLOAD_WORKFLOW, HEADER_WEBHOOK_WORKFLOW]) await n8n.api('POST', `/workflows/${id}/activate`);
+		for (const id of [BATCH_WORKFLOW, ROWS_WORKFLOW, DOWNLOAD_WORKFLOW, HEADER_WEBHOOK_WORKFLOW]) await n8n.api('POST', `/workflows/${id}/activate`);
 	});
 	if (!ready) return;
 
@@ -235,6 +365,8 @@ async function twoWorkers() {
 		figure('batches2WorkersSeconds', seconds, `${BATCHES} × ${BATCH_SIZE} candidates with 2 workers: ${seconds.toFixed(1)} s (${describeSpread(perWorker)})`);
 		return `${seconds.toFixed(1)} s, ${describeSpread(perWorker)}`;
 	});
+
+	await refusedRowOnWorker2(state);
 
 	// ---- the trigger -------------------------------------------------------------------------------
 	let registration;
@@ -411,6 +543,7 @@ async function oneWorker() {
 		figure('batches1WorkerSeconds', seconds, `${BATCHES} × ${BATCH_SIZE} candidates with 1 worker: ${seconds.toFixed(1)} s; 1 worker / 2 workers = ${(seconds / two).toFixed(2)}`);
 		return `${seconds.toFixed(1)} s`;
 	});
+	await retryOnTheOtherWorker(state);
 }
 
 async function restarted() {
@@ -461,7 +594,7 @@ async function logs() {
 	});
 }
 
-const phases = { 'two-workers': twoWorkers, 'one-worker': oneWorker, restarted, logs };
+const phases = { 'two-workers': twoWorkers, 'one-worker': oneWorker, 'crash-start': crashStart, 'crash-rerun': crashRerun, restarted, logs };
 
 async function main() {
 	const phase = phases[process.argv[2]];

@@ -2,8 +2,9 @@
 # End-to-end test of this package in n8n queue mode: real Redis and Postgres (local processes on
 # 127.0.0.1, throw-away data folders under .e2e/queue), n8n 2.41.1 as one main, two workers and
 # one webhook processor, the package installed in every process's user folder, the service sandbox
-# as the service. Runs test/e2e-queue/checks.js in three phases: two workers; one worker (to
-# measure the speed-up); all n8n processes restarted.
+# as the service. Runs test/e2e-queue/checks.js in phases: two workers; one worker (to measure the
+# speed-up, and a Retry from the Executions list on the other worker); a worker killed mid-batch and
+# the same rows run again; all n8n processes restarted.
 #
 # Prints one line per check (`ok - ...` / `FAIL - ...`), `# figure ...` lines with measurements,
 # then `N passed, N failed`. Where Redis/Postgres cannot be started (not Linux, or no redis-server
@@ -114,7 +115,20 @@ checks two-workers
 cv_stop_queue_process worker2
 checks one-worker
 
-# 8. every n8n process restarted
+# 8. a worker killed mid-batch (SIGKILL, as a crashed machine or an OOM kill), started again, and
+# the same rows run again (worker2 is stopped: worker1 runs the batch)
+checks crash-start
+kill -KILL -- "-${CV_QUEUE_PIDS[worker1]}" 2>/dev/null || kill -KILL "${CV_QUEUE_PIDS[worker1]}"
+cv_stop_queue_process worker1
+t=$SECONDS
+if cv_queue_start "$RUN" worker1; then
+	ok "worker1 killed mid-batch and started again ($((SECONDS - t))s)"
+	checks crash-rerun
+else
+	bad "worker1 starts again after it was killed"
+fi
+
+# 9. every n8n process restarted
 t=$SECONDS
 cv_queue_stop_n8n
 if start_all; then

@@ -210,11 +210,17 @@ async function duplicateProtectionChecks() {
 	let executionsSeen = 0;
 	/** Posts rows to the workflow's production webhook; returns the finished production execution. */
 	const postRows = async (rows, extra = {}) => {
-		const response = await fetch(DUPLICATE_WEBHOOK_URL, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ formId, rows, ...extra }),
-		});
+		// Activation registers the production webhook asynchronously: a 404 starts nothing.
+		const response = await waitFor(
+			() =>
+				fetch(DUPLICATE_WEBHOOK_URL, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ formId, rows, ...extra }),
+				}),
+			(answer) => answer.status !== 404,
+			'the production webhook to be registered',
+		);
 		assert.equal(response.status, 200, `the webhook answered ${response.status}`);
 		const list = await waitFor(
 			async () => (await n8n.executions(DUPLICATE_WORKFLOW)).filter((e) => e.mode === 'webhook'),
