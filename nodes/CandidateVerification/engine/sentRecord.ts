@@ -146,6 +146,11 @@ function storeError(context: IExecuteFunctions, caught: unknown): NodeOperationE
 export class SentRecord {
 	private readonly queueKey: string;
 
+	/** Round trips to n8n's store in this run, and the time they took (read by `npm run bench`). */
+	roundTrips = 0;
+
+	storeMs = 0;
+
 	private constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly store: DeduplicationHelperFunctions,
@@ -193,11 +198,16 @@ export class SentRecord {
 
 	/** A store call, tried once more after a failure (two processes inserting a node's first row). */
 	private async call<T>(work: () => Promise<T>): Promise<T> {
+		const started = Date.now();
+		this.roundTrips += 1;
 		try {
 			return await work();
 		} catch {
 			await sleep(50);
+			this.roundTrips += 1;
 			return await work();
+		} finally {
+			this.storeMs += Date.now() - started;
 		}
 	}
 
