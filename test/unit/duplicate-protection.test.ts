@@ -1,3 +1,4 @@
+import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
@@ -193,6 +194,33 @@ describe('Duplicate protection across executions', () => {
 				'Set Settings → On Error to Continue to send the other rows and get these on the error output.',
 			].join('\n'),
 		);
+	});
+
+	it('a row in doubt stops the run before the new rows of its chunk leave; the error says how to send them', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		const timeout = failRequest(1, { code: 'ETIMEDOUT', message: 'timeout of 60000ms exceeded' });
+		await runActionNode({ items: rows(1), parameters: createProfile, deduplicationStore: store });
+		timeout.mockRestore();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply(200, success({ transactionId: 'TXN-new' }));
+
+		const again = await runActionNode({
+			items: rows(3),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(requests).toHaveLength(0);
+		expect(again.error?.message).toBe(
+			'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
+		);
+		expect(String(again.error?.description).split('\n').at(-1)).toBe(
+			'Not sent (the run stopped at the first failure): item 1, item 2. With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output.',
+		);
+		nock.cleanAll();
 	});
 
 	it('with On Error = Continue, a row in doubt goes out as an error item and the new rows are sent', async () => {

@@ -57,6 +57,8 @@ interface Failure {
 	error: NodeError;
 	/** No answer came (timeout, reset): the service may have acted on the request. */
 	answerLost: boolean;
+	/** Not sent: an earlier execution sent this row and got no answer (duplicate protection). */
+	heldInDoubt?: true;
 }
 
 function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
@@ -117,7 +119,10 @@ function discardBody(response: IN8nHttpFullResponse): void {
  * 3. valid items are sent with bounded concurrency (and Request Options → Batching), each with the
  *    node's own retries of transient failures; with Stop the first failure stops sending more;
  * 4. outputs are paired with their input items, in input order. Items the service accepted in an
- *    earlier try of n8n's Retry On Fail are not sent again: their outputs are reused.
+ *    earlier try of n8n's Retry On Fail are not sent again: their outputs are reused;
+ * 5. for operations that create something, duplicate protection (DuplicateProtection, SentRecord)
+ *    claims each chunk of rows in n8n's deduplication store just before it leaves, so no later
+ *    execution sends a row again.
  */
 export async function runOperation(
 	this: IExecuteFunctions,
@@ -299,7 +304,9 @@ class DuplicateProtection implements SendGate {
 		if (inDoubt.length > 0 && !this.run.context.continueOnFail()) {
 			// As a failure at the service: the run stops here, naming every such row of the chunk.
 			const error = this.inDoubtError(inDoubt);
-			for (const index of inDoubt) this.run.failures.set(index, { error, answerLost: false });
+			for (const index of inDoubt) {
+				this.run.failures.set(index, { error, answerLost: false, heldInDoubt: true });
+			}
 		}
 		for (const itemIndex of inDoubt) {
 			const error = this.inDoubtError([itemIndex]);
@@ -626,7 +633,11 @@ class OperationRun {
 		);
 		if (notSent.length > 0) {
 			let how = 'Settings → Retry On Fail sends them, and the failed items.';
-			if (this.creates && protectedFromDuplicates) {
+			const held = [...this.failures.values()].some((failure) => failure.heldInDoubt);
+			if (held) {
+				how =
+					'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output.';
+			} else if (this.creates && protectedFromDuplicates) {
 				how =
 					'Running the same rows again sends them: duplicate protection skips the rows the service accepted and holds the rows without an answer as in doubt.';
 			} else if (this.creates) {
