@@ -27,7 +27,7 @@ export class CandidateVerificationApi implements ICredentialType {
 	} as const;
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-candidate-verification/n8n-nodes-candidate-verification#credentials';
+		'https://github.com/n8n-nodes-candidate-verification/n8n-nodes-candidate-verification#credential';
 
 	properties: INodeProperties[] = [
 		{
