@@ -152,6 +152,43 @@ describe('File', () => {
 			expect(await storedBytes(result, 'report')).toEqual(document);
 		});
 
+		describe('an HTML page answered under HTTP 200 (a login page, a gateway)', () => {
+			const LOGIN_PAGE =
+				'<!DOCTYPE html>\n<html><head><title>Sign in · Corporate Gateway</title></head><body><h1>Please sign in</h1></body></html>';
+
+			it.each([['text/html; charset=utf-8'], ['application/octet-stream']])(
+				'fails naming the status, the content type and the title (labelled %s), and stores nothing',
+				async (contentType) => {
+					const { scope } = mockService();
+					scope.post(DOWNLOAD).reply(200, LOGIN_PAGE, { 'content-type': contentType });
+
+					const result = await runActionNode({ parameters: download });
+
+					expect(result.error?.message).toBe(
+						`Download a private file failed: the Candidate Verification Service answered HTTP 200 with a web page (${contentType}, title "Sign in · Corporate Gateway") instead of a file`,
+					);
+					expect(result.error?.description).toBe(
+						'Body starts with: Sign in · Corporate Gateway Please sign in\n' +
+							'A login page, a proxy or a gateway may have answered instead of the service: check the Private File URL and the base URL of the credential. If the file may really be an HTML page, turn on Options → Allow HTML File.',
+					);
+					expect(result.items).toEqual([]);
+				},
+			);
+
+			it('with Options → Allow HTML File, stores the page as the file', async () => {
+				const { scope } = mockService();
+				scope.post(DOWNLOAD).reply(200, LOGIN_PAGE, { 'content-type': 'text/html' });
+
+				const result = await runActionNode({
+					parameters: { ...download, downloadOptions: { allowHtmlFile: true } },
+				});
+
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json).toMatchObject({ mimeType: 'text/html' });
+				expect((await storedBytes(result, 'report')).toString()).toBe(LOGIN_PAGE);
+			});
+		});
+
 		it('reports an HTTP error with a non-JSON body', async () => {
 			const { scope } = mockService();
 			scope.post(DOWNLOAD).reply(404, '<h1>Not Found</h1>', { 'content-type': 'text/html' });

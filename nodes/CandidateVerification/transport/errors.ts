@@ -37,7 +37,8 @@ function parseJsonText(body: unknown): unknown {
 	}
 }
 
-function excerpt(text: string): string {
+/** The text of a body without markup, shortened for an error. */
+export function excerpt(text: string): string {
 	const plain = text
 		.replace(/<[^>]*>/g, ' ')
 		.replace(/\s+/g, ' ')
