@@ -14,7 +14,7 @@ import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engin
 import { ACTIONS } from '../../helpers/actions';
 import { DOWNLOAD_FILE_PATH } from '../../helpers/constants';
 import { assertSuccessfulResponse, excerpt } from '../../transport/errors';
-import { privateFileUrlField, readFileUrl } from './shared';
+import { privateFileUrlField, readFileUrl, storedByteCount } from './shared';
 
 const OPERATION_LABEL = ACTIONS.fileDownload;
 /** An error body is small; a body larger than this is not read into memory to explain an error. */
@@ -213,17 +213,9 @@ function buildDownloadRequest(input: ItemInput): PreparedRequest {
 	};
 }
 
-/**
- * The stored file's size in bytes. n8n 2.x records it on the binary; n8n 1.x and 2.0 do not, so it
- * is read from the binary store's metadata (or the in-memory data).
- */
+/** The stored file's size in bytes: n8n 2.x records it on the binary; n8n 1.x and 2.0 do not. */
 async function byteCount(this: IExecuteFunctions, binary: IBinaryData): Promise<number | null> {
-	if (typeof binary.bytes === 'number') return binary.bytes;
-	if (binary.id) {
-		const { fileSize } = await this.helpers.getBinaryMetadata(binary.id);
-		return Number.isFinite(Number(fileSize)) ? Number(fileSize) : null;
-	}
-	return binary.data ? Buffer.from(binary.data, 'base64').length : null;
+	return typeof binary.bytes === 'number' ? binary.bytes : await storedByteCount.call(this, binary);
 }
 
 /**
