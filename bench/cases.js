@@ -9,6 +9,7 @@
  *   BENCH_RUNS (3)                runs of each variant (interleaved node / HTTP Request)
  *   BENCH_RUNS_LARGE (1)          runs at 5000 items and more
  *   BENCH_FILE_MIB (300)          File → Download size (0 = skip); BENCH_FILE_RUNS (5)
+ *   BENCH_UPLOAD_MIB (100)        File → Upload size (0 = skip); BENCH_UPLOAD_RUNS (3); this node only
  *   BENCH_PREFLIGHT_SIZE (1000)   items of the preflight case (0 = skip)
  *   BENCH_MANUAL_SIZES (1000)     Create Profile item counts also run with every field mapped by an expression
  *   BENCH_VARIANTS (node,http,manual) which variants run (e.g. one alone under --cpu-prof)
@@ -34,6 +35,8 @@ function benchConfig(argv = process.argv, env = process.env) {
 		runsLarge: Number(env.BENCH_RUNS_LARGE || 1),
 		fileMiB: Number(env.BENCH_FILE_MIB ?? 300),
 		fileRuns: Number(env.BENCH_FILE_RUNS || (quick ? 1 : 5)),
+		uploadMiB: Number(env.BENCH_UPLOAD_MIB ?? 100),
+		uploadRuns: Number(env.BENCH_UPLOAD_RUNS || (quick ? 1 : 3)),
 		preflightSize: Number(env.BENCH_PREFLIGHT_SIZE ?? 1000),
 		manualSizes: list(env.BENCH_MANUAL_SIZES, '1000'),
 		variants: (env.BENCH_VARIANTS ?? 'node,http,manual').split(',').map((v) => v.trim()),
@@ -69,6 +72,15 @@ function benchCases(config) {
 		for (const variant of ['node', 'http'])
 			cases.push({ op: 'download', variant, latencyMs: config.latencies[0], count: 1, runs: 0 });
 		both('download', config.latencies[0], 1, config.fileRuns);
+	}
+	if (config.uploadMiB > 0) {
+		cases.push({
+			op: 'upload',
+			variant: 'node',
+			latencyMs: config.latencies[0],
+			count: 1,
+			runs: config.uploadRuns,
+		});
 	}
 	if (config.preflightSize > 0) {
 		cases.push({

@@ -174,6 +174,12 @@ async function runOnce(c) {
 		checkMs: logSince(logStart).checkMs,
 		error: task?.error?.message,
 	};
+	if (c.op === 'upload') {
+		const uploaded = (await sandboxCall(sandbox.url, 'GET', 'state')).files?.find(
+			(file) => file.url === items[0]?.json?.fileUrl,
+		);
+		result.bytes = uploaded?.size;
+	}
 	if (c.op === 'download') {
 		const binary = items[0]?.binary?.data;
 		result.bytes = items[0]?.json?.bytes ?? binary?.bytes ?? binary?.fileSize;

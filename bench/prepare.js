@@ -43,7 +43,21 @@ async function pool(count, width, task) {
 	return results;
 }
 
-async function prepareSandbox({ latencyMs, url }, transactionsNeeded) {
+/** A private file of the upload's size, for the workflow to download before it uploads it. */
+async function addUploadSource(url, mib) {
+	const response = await fetch(`${url}/__sandbox/files`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			sizeBytes: mib * 1048576,
+			filename: 'upload-source.pdf',
+			contentType: 'application/pdf',
+		}),
+	});
+	return (await response.json()).url;
+}
+
+async function prepareSandbox({ latencyMs, url }, transactionsNeeded, uploadMiB) {
 	const { list } = await (await fetch(`${url}${V}/purposes`, { headers: { 'x-api-key': apiKey } }))
 		.json()
 		.then((j) => j.data);
@@ -71,6 +85,7 @@ async function prepareSandbox({ latencyMs, url }, transactionsNeeded) {
 		formId: form._id,
 		transactionIds,
 		fileUrl: state.generatedFileUrl,
+		uploadSourceUrl: uploadMiB > 0 ? await addUploadSource(url, uploadMiB) : undefined,
 	};
 }
 
@@ -83,7 +98,10 @@ async function main() {
 		0,
 		...cases.filter((c) => c.op === 'submit').map((c) => c.count),
 	);
-	const prepared = await Promise.all(sandboxes.map((s) => prepareSandbox(s, transactionsNeeded)));
+	const uploadMiB = cases.some((c) => c.op === 'upload') ? config.uploadMiB : 0;
+	const prepared = await Promise.all(
+		sandboxes.map((s) => prepareSandbox(s, transactionsNeeded, uploadMiB)),
+	);
 
 	fs.mkdirSync(path.join(outDir, 'workflows'), { recursive: true });
 	const credentials = prepared.map((s) => ({

@@ -17,6 +17,7 @@ const OPERATION = {
 	create: 'Profile → Create',
 	submit: 'Verification → Submit',
 	download: 'File → Download',
+	upload: 'File → Upload',
 };
 
 /** Medians of one case's runs. */
@@ -147,6 +148,22 @@ function downloadTable(results, config, machine) {
 	].join('\n');
 }
 
+function uploadTable(results, config, machine) {
+	const node = summarize(results, 'upload', 'node', config.latencies[0], 1);
+	if (!node.runs) return '';
+	const size = config.uploadMiB * 1048576;
+	const complete = node.runsList.every((r) => r.status === 'success' && Number(r.bytes) === size);
+	return [
+		`| File → Upload, ${config.uploadMiB} MiB from n8n's binary store (filesystem mode, on ${machine.binaryStore ?? 'disk'}); the run first downloads the file into the store | This node |`,
+		'|---|---|',
+		`| Time of the upload (median) | ${seconds(node.nodeMs)} |`,
+		`| Throughput | ${(config.uploadMiB / (node.nodeMs / 1000)).toFixed(0)} MiB/s |`,
+		`| n8n main process RSS growth during the run (download, then upload; largest of ${node.runs} runs) | ${mebibytes(node.rssGrowth)} |`,
+		`| Longest /healthz gap | ${millis(node.longestGapMs)} |`,
+		`| Every byte received by the service (${size} bytes) | ${complete ? 'yes' : 'NO'} |`,
+	].join('\n');
+}
+
 function preflightTable(results, config) {
 	const bad = results.find((r) => r.op === 'preflight');
 	if (!bad) return '';
@@ -180,6 +197,8 @@ function renderReport({ machine, config, results }) {
 		manualTable(results, config),
 		'',
 		downloadTable(results, config, machine),
+		'',
+		uploadTable(results, config, machine),
 		'',
 		preflightTable(results, config),
 		'',

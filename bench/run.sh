@@ -46,7 +46,7 @@ export SANDBOX_API_KEY SANDBOX_ORG_ID
 SANDBOXES='['
 for i in "${!LATENCY_LIST[@]}"; do
 	latency=${LATENCY_LIST[$i]} port=${PORTS[$((2 + i))]}
-	SANDBOX_LATENCY_MS=$latency SANDBOX_GENERATED_FILE_MIB=${BENCH_FILE_MIB:-300} \
+	SANDBOX_LATENCY_MS=$latency SANDBOX_GENERATED_FILE_MIB=${BENCH_FILE_MIB:-300} SANDBOX_MAX_BODY_MIB=$((${BENCH_UPLOAD_MIB:-100} + 1)) \
 		cv_start_sandbox "$RUN/sandbox-${latency}ms.log" "$port" || fail "sandbox (${latency} ms) did not start"
 	SANDBOX_PIDS+=("$CV_SANDBOX_PID")
 	SANDBOXES+="$([ "$i" -gt 0 ] && echo ,){\"latencyMs\":$latency,\"url\":\"http://127.0.0.1:$port\"}"

@@ -69,6 +69,17 @@ const submitNode = () => ({
 	},
 });
 
+const uploadNode = () => ({
+	type: PACKAGE_NODE,
+	typeVersion: 1,
+	parameters: {
+		resource: 'file',
+		operation: 'upload',
+		binaryPropertyName: 'data',
+		fileCategory: 'bgv-employment',
+	},
+});
+
 const downloadNode = (fileUrl) => ({
 	type: PACKAGE_NODE,
 	typeVersion: 1,
@@ -99,7 +110,14 @@ const CREATE_BODY = `={{ JSON.stringify(${CREATE_BODY_OBJECT}) }}`;
 const SUBMIT_BODY =
 	"={{ JSON.stringify({ data: { employmentDocumentType: 'experienceletter', nameAsPerEmployerRecords: $json.nameAsPerEmployerRecords, employerName: $json.employerName, joiningDate: $json.joiningDate, lastWorkingDate: $json.lastWorkingDate, document: { label: 'experienceletter', url: $json.documentUrl } }, verificationName: 'bgv-employment', transactionId: $json.transactionId }) }}";
 
-function workflow({ id, name, code, target, credentialId }) {
+/** `source` (a node) replaces the Code node, e.g. a download giving an upload its file. */
+function workflow({ id, name, code, source, target, credentialId }) {
+	const withCredential = (node) => ({
+		...node,
+		...(node.type === PACKAGE_NODE && {
+			credentials: { candidateVerificationApi: { id: credentialId, name: credentialId } },
+		}),
+	});
 	const nodes = [
 		{
 			id: `${id}-t`,
@@ -112,20 +130,12 @@ function workflow({ id, name, code, target, credentialId }) {
 		{
 			id: `${id}-c`,
 			name: SOURCE,
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
 			position: [220, 0],
-			parameters: { jsCode: code },
+			...withCredential(
+				source ?? { type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: code } },
+			),
 		},
-		{
-			id: `${id}-n`,
-			name: TARGET,
-			position: [440, 0],
-			...target,
-			...(target.type === PACKAGE_NODE && {
-				credentials: { candidateVerificationApi: { id: credentialId, name: credentialId } },
-			}),
-		},
+		{ id: `${id}-n`, name: TARGET, position: [440, 0], ...withCredential(target) },
 	];
 	return {
 		id,
@@ -148,7 +158,8 @@ const workflowId = (op, variant, latencyMs, count) =>
 	);
 
 /**
- * Every workflow of the run. sandboxes: [{ latencyMs, url, credentialId, formId, transactionIds, fileUrl? }].
+ * Every workflow of the run. sandboxes: [{ latencyMs, url, credentialId, formId, transactionIds, fileUrl?,
+ * uploadSourceUrl? }].
  * Returns [{ id, op, variant, latencyMs, count, workflow }].
  */
 function benchWorkflows({ sandboxes, apiKey, cases }) {
@@ -157,6 +168,7 @@ function benchWorkflows({ sandboxes, apiKey, cases }) {
 		const sandbox = sandboxes.find((s) => s.latencyMs === c.latencyMs);
 		const id = workflowId(c.op, c.variant, c.latencyMs, c.count);
 		let code;
+		let source;
 		let target;
 		if (c.op === 'create' || c.op === 'preflight') {
 			code = candidatesCode(c.count, c.op === 'preflight' ? c.count - 1 : undefined);
@@ -186,6 +198,10 @@ function benchWorkflows({ sandboxes, apiKey, cases }) {
 							jsonBody: body,
 							file: true,
 						});
+		} else if (c.op === 'upload') {
+			// The file is first streamed into n8n's binary store by a download (not the measured node).
+			source = downloadNode(sandbox.uploadSourceUrl);
+			target = uploadNode();
 		} else throw new Error(`unknown case ${c.op}`);
 		out.push({
 			...c,
@@ -194,6 +210,7 @@ function benchWorkflows({ sandboxes, apiKey, cases }) {
 				id,
 				name: `bench ${c.op} ${c.variant} ${c.count} items ${c.latencyMs} ms`,
 				code,
+				source,
 				target,
 				credentialId: sandbox.credentialId,
 			}),

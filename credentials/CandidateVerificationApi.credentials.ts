@@ -27,7 +27,7 @@ export class CandidateVerificationApi implements ICredentialType {
 	} as const;
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-candidate-verification/n8n-nodes-candidate-verification#credentials';
+		'https://github.com/n8n-nodes-candidate-verification/n8n-nodes-candidate-verification#credential';
 
 	properties: INodeProperties[] = [
 		{
@@ -77,7 +77,7 @@ export class CandidateVerificationApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			description:
-				'Your organisation ID at the provider. Only needed for Transaction → Get Status operations (from the provider public documentation).',
+				'Your organisation ID at the provider. Used by Transaction → Get Status and Get Check Status (where the node’s own Organisation ID, when set, replaces it) and by the trigger’s Add Transaction Details option (which reads it from here only).',
 		},
 	];
 

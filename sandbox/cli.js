@@ -13,6 +13,8 @@ async function main() {
 		notifyDelayMs: Number(process.env.SANDBOX_NOTIFY_DELAY_MS || 0),
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
 		generatedFileBytes: Math.round(Number(process.env.SANDBOX_GENERATED_FILE_MIB || 0) * 1024 * 1024),
+		// The API's 20 MiB limit on a request body, raised for the benchmark's large upload.
+		...(process.env.SANDBOX_MAX_BODY_MIB && { maxBodyBytes: Number(process.env.SANDBOX_MAX_BODY_MIB) * 1024 * 1024 }),
 	});
 
 	// Method, path and status only: header values (API keys) never reach the log.

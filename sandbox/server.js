@@ -122,6 +122,7 @@ function createSandbox(options = {}) {
 		notifyDelayMs = 0,
 		latencyMs = 0,
 		generatedFileBytes = 0,
+		maxBodyBytes = MAX_BODY_BYTES,
 	} = options;
 
 	const clock = createClock(now);
@@ -197,7 +198,7 @@ function createSandbox(options = {}) {
 		const url = new URL(req.url, 'http://sandbox.invalid');
 		const path = url.pathname;
 		const query = Object.fromEntries(url.searchParams);
-		const { buffer, tooLarge } = await readBody(req, MAX_BODY_BYTES);
+		const { buffer, tooLarge } = await readBody(req, maxBodyBytes);
 		const input = parseInput(buffer, req.headers['content-type']);
 		if (path.startsWith(CONTROL_PREFIX)) {
 			writeReply(res, dispatch(controlRoutes, req.method, path, query, input));

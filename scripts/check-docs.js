@@ -7,7 +7,9 @@
 //   (lower case, punctuation dropped, spaces to hyphens, a repeated heading gets -1, -2, ...);
 // - the README's two developer commands are the ones `.ci/run` and package.json run
 //   (`npm run demo` is a script; `.ci/run` runs `npm ci && npm test`);
-// - every picture under docs/images/ is a PNG under 200 KB that a page shows.
+// - every picture under docs/images/ is a PNG under 200 KB that a page shows;
+// - the in-product "Docs" links (the codex files' URLs, the credential's documentationUrl) point at
+//   a page of this repository (package.json's homepage) and at an anchor that page has.
 // Usage: node scripts/check-docs.js [ROOT]      (ROOT defaults to the repository)
 //        node scripts/check-docs.js --self-test (proves it fails on broken fixtures, in a temp folder)
 // Prints `ok - ...` / `FAIL - ...` per check, then `N passed, N failed`; exits non-zero on a failure.
@@ -225,6 +227,76 @@ function imageProblems(root, pages) {
 	return { problems, count: files.length };
 }
 
+/** Files under `dir` (relative to root) whose names end with `suffix`, recursively. */
+function filesEndingWith(root, dir, suffix) {
+	const start = path.join(root, dir);
+	if (!fs.existsSync(start)) return [];
+	return fs
+		.readdirSync(start, { recursive: true })
+		.filter((name) => name.endsWith(suffix))
+		.sort()
+		.map((name) => path.join(dir, name));
+}
+
+/** The URLs n8n's editor opens from a node's or credential's "Docs" link: { file, url }. */
+function productDocsUrls(root) {
+	const urls = [];
+	for (const file of filesEndingWith(root, 'nodes', '.node.json')) {
+		const codex = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+		for (const links of Object.values(codex.resources ?? {})) {
+			for (const link of links) urls.push({ file, url: link.url });
+		}
+	}
+	for (const file of filesEndingWith(root, 'credentials', '.credentials.ts')) {
+		const source = fs.readFileSync(path.join(root, file), 'utf8');
+		for (const match of source.matchAll(/documentationUrl\s*=\s*['"`]([^'"`]+)['"`]/g))
+			urls.push({ file, url: match[1] });
+	}
+	return urls;
+}
+
+/**
+ * The repository's page a URL names: the homepage itself is the README, `/blob/<ref>/<path>`
+ * a file of the repository.
+ */
+function repositoryPage(repository, url) {
+	const [address, anchor] = url.split('#', 2);
+	if (address === repository) return { page: 'README.md', anchor };
+	const file = new RegExp(
+		`^${repository.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/blob/[^/]+/(.+)$`,
+	).exec(address);
+	return file ? { page: decodeURIComponent(file[1]), anchor } : undefined;
+}
+
+function productDocsProblems(root, anchorCache) {
+	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+	const repository = String(pkg.homepage ?? '').replace(/#.*$/, '');
+	const urls = productDocsUrls(root);
+	const problems = [];
+	for (const { file, url } of urls) {
+		const target = repository ? repositoryPage(repository, url) : undefined;
+		if (!target) {
+			problems.push(
+				`${file}: ${url} is not a page of ${repository || 'the package (no homepage in package.json)'}`,
+			);
+			continue;
+		}
+		const resolved = path.join(root, target.page);
+		if (!fs.existsSync(resolved)) {
+			problems.push(`${file}: ${url}: no such file ${target.page}`);
+			continue;
+		}
+		if (!anchorCache.has(resolved))
+			anchorCache.set(resolved, anchorsOf(fs.readFileSync(resolved, 'utf8')));
+		if (target.anchor !== undefined && !anchorCache.get(resolved).has(target.anchor)) {
+			problems.push(
+				`${file}: ${url}: no heading with the anchor #${target.anchor} in ${target.page}`,
+			);
+		}
+	}
+	return { problems, count: urls.length };
+}
+
 /** Every check: [{ name, problems }]. */
 function checkDocs(root) {
 	const results = [];
@@ -242,6 +314,11 @@ function checkDocs(root) {
 	results.push({
 		name: `the README's developer commands are the ones .ci/run and package.json run (${COMMANDS.join(', ')})`,
 		problems: commandProblems(root),
+	});
+	const productDocs = productDocsProblems(root, anchorCache);
+	results.push({
+		name: `the nodes' and the credential's Docs links: ${productDocs.count} URLs, each to a heading of this repository's pages`,
+		problems: productDocs.problems,
 	});
 	const images = imageProblems(root, pages);
 	results.push({
@@ -269,12 +346,24 @@ const PNG = Buffer.from(
 	'hex',
 );
 
+const REPOSITORY = 'https://github.com/example/package';
+
+function codex(...urls) {
+	return JSON.stringify({ resources: { primaryDocumentation: urls.map((url) => ({ url })) } });
+}
+
 function fixture(files) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-check-docs-'));
 	const base = {
 		'package.json': JSON.stringify({
+			homepage: `${REPOSITORY}#readme`,
 			scripts: { demo: 'bash scripts/demo.sh', test: 'bash test/run-all.sh' },
 		}),
+		'nodes/Example/Example.node.json': codex(
+			`${REPOSITORY}#notes`,
+			`${REPOSITORY}#install--set-up`,
+		),
+		'credentials/ExampleApi.credentials.ts': `export class ExampleApi {\n\tdocumentationUrl =\n\t\t'${REPOSITORY}/blob/main/docs/development.md#the-trigger-node';\n}\n`,
 		'.ci/run': '#!/usr/bin/env bash\nnpm ci && npm test\n',
 		'README.md': [
 			'# Package',
@@ -344,6 +433,21 @@ function selfTest() {
 				'package.json': JSON.stringify({ scripts: { test: 'x' } }),
 			},
 			expect: [/\.ci\/run does not run "npm ci && npm test"/, /no "demo" script/],
+		},
+		{
+			name: 'a Docs link of a node or the credential to a missing anchor or another site fails',
+			files: {
+				'nodes/Example/Example.node.json': codex(
+					`${REPOSITORY}#credentials`,
+					'https://example.com/docs',
+				),
+				'credentials/ExampleApi.credentials.ts': `documentationUrl = '${REPOSITORY}/blob/main/docs/development.md#trigger';`,
+			},
+			expect: [
+				/Example\.node\.json: .*#credentials: no heading with the anchor #credentials in README\.md/,
+				/Example\.node\.json: https:\/\/example\.com\/docs is not a page of https:\/\/github\.com\/example\/package/,
+				/ExampleApi\.credentials\.ts: .*#trigger: no heading with the anchor #trigger in docs\/development\.md/,
+			],
 		},
 		{
 			name: 'a picture over 200 KB fails',

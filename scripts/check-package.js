@@ -4,8 +4,8 @@
 // What n8n's verification looks at, checked on what npm would publish:
 // - n8n's own scanner (@n8n/scan-community-package, the `analyzePackage` its CLI runs) on the
 //   source (the files its CLI lints) and on the packed tarball, extracted;
-// - the tarball holds only dist/ (compiled JavaScript, codex JSON, icons), README.md, LICENSE and
-//   package.json, and every file the `n8n` section names, and every icon the nodes and the credential
+// - the tarball holds only what n8n loads in dist/ (nodes' and credentials' JavaScript, codex JSON,
+//   icons: no README pictures), README.md, LICENSE and package.json, and every file the `n8n` section names, and every icon the nodes and the credential
 //   point at, is in it;
 // - package.json: no runtime dependencies, no `main` pointing at nothing, `n8n.strict`, one GitHub
 //   URL for homepage/repository/bugs, `engines`, and a CHANGELOG entry for the version.
@@ -20,6 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { workflowProblems } = require('./lint-workflows');
+const { isLoaded } = require('./prune-dist');
 
 const ROOT = path.resolve(__dirname, '..');
 // Inside the repository, so that loading the packed nodes resolves n8n-workflow from node_modules.
@@ -83,13 +84,19 @@ async function scan(analyzePackage, dir, patterns) {
 }
 
 const TOP_LEVEL_FILES = ['README.md', 'LICENSE', 'package.json'];
-// What n8n loads from dist/: compiled nodes and credentials, codex JSON, icons.
-const DIST_FILE = /^dist\/.+\.(js|json|svg|png)$/;
 
+/**
+ * The tarball holds the top-level files and, in dist/, only what n8n loads (scripts/prune-dist.js
+ * removes the rest after the build): nodes' and credentials' JavaScript, codex files, icons.
+ */
 function tarballContentProblems(files) {
 	const problems = files
-		.filter((file) => !TOP_LEVEL_FILES.includes(file) && !DIST_FILE.test(file))
-		.map((file) => `not needed by n8n, yet published: ${file}`);
+		.filter(
+			(file) =>
+				!TOP_LEVEL_FILES.includes(file) &&
+				!(file.startsWith('dist/') && isLoaded(file.slice('dist/'.length))),
+		)
+		.map((file) => `not loaded by n8n, yet published: ${file}`);
 	for (const file of TOP_LEVEL_FILES) {
 		if (!files.includes(file)) problems.push(`missing from the tarball: ${file}`);
 	}
@@ -202,7 +209,7 @@ async function main() {
 		await scan(analyzePackage, extracted, undefined),
 	);
 	check(
-		`tarball holds only dist/ (.js, .json, icons), README.md, LICENSE, package.json (${files.length} files)`,
+		`tarball holds only what n8n loads in dist/ (nodes' and credentials' .js, codex .node.json, icons), README.md, LICENSE, package.json (${files.length} files)`,
 		tarballContentProblems(files),
 	);
 	check(
@@ -228,8 +235,12 @@ async function main() {
 	process.exit(failed === 0 ? 0 : 1);
 }
 
-main().catch((error) => {
-	console.error(error);
-	console.log(`${passed} passed, ${failed + 1} failed`);
-	process.exit(1);
-});
+module.exports = { tarballContentProblems };
+
+if (require.main === module) {
+	main().catch((error) => {
+		console.error(error);
+		console.log(`${passed} passed, ${failed + 1} failed`);
+		process.exit(1);
+	});
+}

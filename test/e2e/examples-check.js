@@ -112,7 +112,7 @@ async function main() {
 	await report.step(
 		'sheet rows → candidates: the valid rows sent (Map Automatically, values normalised), a transaction ID written back per row',
 		async () => {
-			await editNode(SHEET, 'Settings', (parameters) => {
+			await editNode(SHEET, 'Your Form ID', (parameters) => {
 				parameters.assignments.assignments.find((field) => field.name === 'formId').value =
 					form._id;
 			});

@@ -4,7 +4,6 @@ import type {
 	DeduplicationItemTypes,
 	DeduplicationScope,
 	ICheckProcessedContextData,
-	ICheckProcessedOptions,
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
@@ -43,7 +42,6 @@ export class DeduplicationStore implements IDataDeduplicator {
 		items: DeduplicationItemTypes[],
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
-		_options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		const key = this.key(scope, contextData);
 		const stored = (await this.read(key)) ?? [];
@@ -66,7 +64,6 @@ export class DeduplicationStore implements IDataDeduplicator {
 		items: DeduplicationItemTypes[],
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
-		_options?: ICheckProcessedOptions,
 	): Promise<void> {
 		const key = this.key(scope, contextData);
 		const stored = await this.read(key);
@@ -82,7 +79,6 @@ export class DeduplicationStore implements IDataDeduplicator {
 	async clearAllProcessedItems(
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
-		_options?: ICheckProcessedOptions,
 	): Promise<void> {
 		this.calls += 1;
 		this.rows.delete(this.key(scope, contextData));
@@ -91,7 +87,6 @@ export class DeduplicationStore implements IDataDeduplicator {
 	async getProcessedDataCount(
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
-		_options?: ICheckProcessedOptions,
 	): Promise<number> {
 		return (await this.read(this.key(scope, contextData)))?.length ?? 0;
 	}
@@ -113,10 +108,14 @@ let current = new DeduplicationStore();
 
 /** The store n8n-core's DataDeduplicationService hands the node in this test process. */
 const delegate: IDataDeduplicator = {
-	checkProcessedAndRecord: async (...args) => await current.checkProcessedAndRecord(...args),
-	removeProcessed: async (...args) => await current.removeProcessed(...args),
-	clearAllProcessedItems: async (...args) => await current.clearAllProcessedItems(...args),
-	getProcessedDataCount: async (...args) => await current.getProcessedDataCount(...args),
+	checkProcessedAndRecord: async (items, scope, contextData) =>
+		await current.checkProcessedAndRecord(items, scope, contextData),
+	removeProcessed: async (items, scope, contextData) =>
+		await current.removeProcessed(items, scope, contextData),
+	clearAllProcessedItems: async (scope, contextData) =>
+		await current.clearAllProcessedItems(scope, contextData),
+	getProcessedDataCount: async (scope, contextData) =>
+		await current.getProcessedDataCount(scope, contextData),
 };
 
 let installed: Promise<void> | undefined;

@@ -13,6 +13,8 @@ export interface TestFile {
 	base64: string;
 	fileName: string;
 	mimeType: string;
+	/** Kept in the item as base64 (as n8n's default binary mode does), not in the binary store. */
+	inMemory?: boolean;
 }
 
 /**
@@ -42,11 +44,13 @@ export class ItemsSource implements INodeType {
 			if (__files) {
 				const binary: IBinaryKeyData = {};
 				for (const [name, file] of Object.entries(__files as Record<string, TestFile>)) {
-					binary[name] = await this.helpers.prepareBinaryData(
-						Buffer.from(file.base64, 'base64'),
-						file.fileName,
-						file.mimeType,
-					);
+					binary[name] = file.inMemory
+						? { data: file.base64, fileName: file.fileName, mimeType: file.mimeType }
+						: await this.helpers.prepareBinaryData(
+								Buffer.from(file.base64, 'base64'),
+								file.fileName,
+								file.mimeType,
+							);
 				}
 				item.binary = binary;
 			}

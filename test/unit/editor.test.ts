@@ -174,6 +174,19 @@ describe('Settings → Request Options (declared by the node, at the paths n8n g
 		expect(options.find((option) => option.name === 'maxConcurrentRequests')?.default).toBe(50);
 	});
 
+	it('each option added pre-fills the value the node uses without it (Timeout 60 s, not a shorter one)', () => {
+		const options = requestOptions!.options as INodeProperties[];
+		const prefilled = Object.fromEntries(options.map((option) => [option.name, option.default]));
+		expect(prefilled).toMatchObject({
+			timeout: 60_000,
+			maxConcurrentRequests: 50,
+			transientRetries: 2,
+			retryWait: 1000,
+			allowUnauthorizedCerts: false,
+			proxy: '',
+		});
+	});
+
 	it('n8n adds no second Request Options collection: the node has its own execute()', () => {
 		const nodeType = new CandidateVerification();
 		const before = nodeType.description.properties.length;

@@ -1,4 +1,7 @@
 import nock from 'nock';
+import type { INode } from 'n8n-workflow';
+
+import { networkError } from '../../nodes/CandidateVerification/transport/errors';
 
 import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { runActionNode, type NodeRunResult } from '../harness/run-node';
@@ -8,6 +11,7 @@ const PURPOSES = '/verification/api/1.0/purposes';
 const listPurposes = { resource: 'purpose', operation: 'getAll' };
 /** The node's own retries of transient failures, without their default pauses. */
 const quickRetries = { requestOptions: { retryWait: 1 } };
+const node = { name: 'Candidate Verification', parameters: {} } as unknown as INode;
 
 function expectNoKey(result: NodeRunResult) {
 	const serialized = JSON.stringify({ error: result.error, items: result.items, run: result.run });
@@ -72,8 +76,8 @@ describe('Provider failures become node errors', () => {
 		);
 	});
 
-	it('a timeout (Request Options → Timeout)', async () => {
-		const { scope } = mockService();
+	it('a timeout (Request Options → Timeout), after the node’s own retries', async () => {
+		const { scope, requests } = mockService();
 		scope
 			.get(PURPOSES)
 			.times(3)
@@ -85,11 +89,34 @@ describe('Provider failures become node errors', () => {
 		});
 
 		expect(result.error?.name).toBe('NodeApiError');
+		expect(requests).toHaveLength(3);
+		// 3 × 100 ms waited out, and the pauses of 1 and 2 ms between the attempts.
 		expect(result.error?.message).toBe(
-			'Get many purposes failed: the Candidate Verification Service did not answer within 100 ms',
+			'Get many purposes failed: the Candidate Verification Service did not answer within 100 ms, 3 attempts over 303 ms',
 		);
 		expect(result.error?.description).toContain('Raise Request Options → Timeout');
 		expectNoKey(result);
+	});
+
+	it('a timeout after retries at the defaults says the total time and the attempts', () => {
+		const timedOut = Object.assign(new Error('timeout of 60000ms exceeded'), {
+			code: 'ECONNABORTED',
+		});
+		const error = networkError(node, 'Get the status of a transaction', timedOut, {
+			timeout: 60_000,
+			attempts: 3,
+			spentMs: 3 * 60_000 + 1000 + 2000,
+		});
+		const single = networkError(node, 'Get the status of a transaction', timedOut, {
+			timeout: 60_000,
+		});
+
+		expect(error.message).toBe(
+			'Get the status of a transaction failed: the Candidate Verification Service did not answer within 60 s, 3 attempts over 3 min 3 s',
+		);
+		expect(single.message).toBe(
+			'Get the status of a transaction failed: the Candidate Verification Service did not answer within 60 s',
+		);
 	});
 
 	it('a refused connection', async () => {

@@ -1,8 +1,16 @@
 import { BinaryDataService } from 'n8n-core';
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { Container } from '@n8n/di';
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import nock from 'nock';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { TEST_API_KEY } from '../harness/credentials-helper';
+import {
+	TEST_API_KEY,
+	TEST_CREDENTIALS,
+	TestCredentialsHelper,
+} from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
@@ -14,6 +22,54 @@ const PDF = Buffer.concat([
 	Buffer.alloc(200_000, 7),
 	Buffer.from('\n%%EOF\n'),
 ]);
+
+interface ReceivedRequest {
+	url: string;
+	headers: IncomingHttpHeaders;
+	body: Buffer;
+}
+
+/** The service on a local port: records each request's raw bytes and answers with the next status. */
+async function recordingService(statuses: number[]) {
+	const received: ReceivedRequest[] = [];
+	const server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			received.push({ url: request.url!, headers: request.headers, body: Buffer.concat(chunks) });
+			const status = statuses[received.length - 1] ?? 200;
+			response.writeHead(status, { 'content-type': 'application/json' });
+			response.end(
+				JSON.stringify(
+					status === 200
+						? success({ fileUrl: 'https://files.cv.test/private/pan.pdf' })
+						: { code: -1, message: 'Service unavailable' },
+				),
+			);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		received,
+		credentials: { ...TEST_CREDENTIALS, stagingBaseUrl: `http://127.0.0.1:${port}` },
+		close: async () => await new Promise((resolve) => server.close(resolve)),
+	};
+}
+
+/**
+ * The multipart body n8n's HTTP client made of a FormData with the file in field `file` (the
+ * layout uploads had when the node sent a FormData), around the boundary given.
+ */
+function multipartBytes(boundary: string, fileName: string, mimeType: string, file: Buffer) {
+	return Buffer.concat([
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimeType}\r\n\r\n`,
+		),
+		file,
+		Buffer.from(`\r\n--${boundary}--\r\n`),
+	]);
+}
 
 async function storedBytes(result: Awaited<ReturnType<typeof runActionNode>>, property = 'data') {
 	const binary = result.items[0].binary?.[property];
@@ -152,6 +208,43 @@ describe('File', () => {
 			expect(await storedBytes(result, 'report')).toEqual(document);
 		});
 
+		describe('an HTML page answered under HTTP 200 (a login page, a gateway)', () => {
+			const LOGIN_PAGE =
+				'<!DOCTYPE html>\n<html><head><title>Sign in · Corporate Gateway</title></head><body><h1>Please sign in</h1></body></html>';
+
+			it.each([['text/html; charset=utf-8'], ['application/octet-stream']])(
+				'fails naming the status, the content type and the title (labelled %s), and stores nothing',
+				async (contentType) => {
+					const { scope } = mockService();
+					scope.post(DOWNLOAD).reply(200, LOGIN_PAGE, { 'content-type': contentType });
+
+					const result = await runActionNode({ parameters: download });
+
+					expect(result.error?.message).toBe(
+						`Download a private file failed: the Candidate Verification Service answered HTTP 200 with a web page (${contentType}, title "Sign in · Corporate Gateway") instead of a file`,
+					);
+					expect(result.error?.description).toBe(
+						'Body starts with: Sign in · Corporate Gateway Please sign in\n' +
+							'A login page, a proxy or a gateway may have answered instead of the service: check the Private File URL and the base URL of the credential. If the file may really be an HTML page, turn on Options → Allow HTML File.',
+					);
+					expect(result.items).toEqual([]);
+				},
+			);
+
+			it('with Options → Allow HTML File, stores the page as the file', async () => {
+				const { scope } = mockService();
+				scope.post(DOWNLOAD).reply(200, LOGIN_PAGE, { 'content-type': 'text/html' });
+
+				const result = await runActionNode({
+					parameters: { ...download, downloadOptions: { allowHtmlFile: true } },
+				});
+
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json).toMatchObject({ mimeType: 'text/html' });
+				expect((await storedBytes(result, 'report')).toString()).toBe(LOGIN_PAGE);
+			});
+		});
+
 		it('reports an HTTP error with a non-JSON body', async () => {
 			const { scope } = mockService();
 			scope.post(DOWNLOAD).reply(404, '<h1>Not Found</h1>', { 'content-type': 'text/html' });
@@ -267,6 +360,104 @@ describe('File', () => {
 					fileName: 'pan.pdf',
 				},
 			]);
+		});
+
+		describe('the file streamed from n8n’s binary data into the multipart body', () => {
+			// Every byte value, so a body re-encoded as text would not match.
+			const FILE = Buffer.from(
+				Array.from({ length: 300_000 }, (_, i) => (i * 31 + (i >> 8)) % 256),
+			);
+			const upload = {
+				resource: 'file',
+				operation: 'upload',
+				binaryPropertyName: 'document',
+				fileCategory: 'bgv-cibil',
+			};
+			const document = {
+				base64: FILE.toString('base64'),
+				fileName: 'pan "v2".pdf',
+				mimeType: 'application/pdf',
+			};
+			let service: Awaited<ReturnType<typeof recordingService>> | undefined;
+			beforeEach(() => nock.enableNetConnect('127.0.0.1'));
+			afterEach(async () => {
+				jest.restoreAllMocks();
+				await service?.close();
+			});
+
+			function expectExactMultipart(request: ReceivedRequest) {
+				const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(
+					String(request.headers['content-type']),
+				)?.[1];
+				expect(boundary).toBeDefined();
+				const expected = multipartBytes(boundary!, 'pan %22v2%22.pdf', 'application/pdf', FILE);
+				expect(request.body.equals(expected)).toBe(true);
+				expect(request.headers['content-length']).toBe(String(expected.length));
+				expect(request.headers['transfer-encoding']).toBeUndefined();
+			}
+
+			it('the service receives the exact multipart bytes; the stored file is read as a stream, never whole into memory', async () => {
+				service = await recordingService([200]);
+				const asBuffer = jest.spyOn(BinaryDataService.prototype, 'getAsBuffer');
+				const asStream = jest.spyOn(BinaryDataService.prototype, 'getAsStream');
+				const authenticate = jest.spyOn(TestCredentialsHelper.prototype, 'authenticate');
+
+				const result = await runActionNode({
+					items: [{ __files: { document } }],
+					parameters: upload,
+					credentials: service.credentials,
+				});
+
+				expect(result.error).toBeUndefined();
+				expect(service.received).toHaveLength(1);
+				expect(service.received[0].url).toBe('/utility/api/1.0/files?fileCategory=bgv-cibil');
+				expectExactMultipart(service.received[0]);
+				expect(asBuffer).not.toHaveBeenCalled();
+				expect(asStream).toHaveBeenCalledTimes(1);
+				// The body handed to n8n holds no copy of the file: no Buffer, no FormData, no Blob of bytes.
+				const body = (authenticate.mock.calls[0][2] as IHttpRequestOptions).body;
+				expect(Buffer.isBuffer(body)).toBe(false);
+				expect(body).not.toBeInstanceOf(FormData);
+				expect(body).not.toBeInstanceOf(Blob);
+				expect(JSON.stringify(body).length).toBeLessThan(1000);
+				expect(outputJson(result)).toEqual([
+					{
+						fileUrl: 'https://files.cv.test/private/pan.pdf',
+						fileCategory: 'bgv-cibil',
+						fileName: 'pan "v2".pdf',
+					},
+				]);
+			});
+
+			it('a retried upload (503, then accepted) sends the same bytes again, read afresh', async () => {
+				service = await recordingService([503, 200]);
+				const asStream = jest.spyOn(BinaryDataService.prototype, 'getAsStream');
+
+				const result = await runActionNode({
+					items: [{ __files: { document } }],
+					parameters: { ...upload, requestOptions: { retryWait: 1 } },
+					credentials: service.credentials,
+				});
+
+				expect(result.error).toBeUndefined();
+				expect(service.received).toHaveLength(2);
+				expectExactMultipart(service.received[0]);
+				expectExactMultipart(service.received[1]);
+				expect(asStream).toHaveBeenCalledTimes(2);
+			});
+
+			it('a binary held in the item (no binary store ID) is sent the same way', async () => {
+				service = await recordingService([200]);
+
+				const result = await runActionNode({
+					items: [{ __files: { document: { ...document, inMemory: true } } }],
+					parameters: upload,
+					credentials: service.credentials,
+				});
+
+				expect(result.error).toBeUndefined();
+				expectExactMultipart(service.received[0]);
+			});
 		});
 
 		it('names the missing binary field before sending anything', async () => {

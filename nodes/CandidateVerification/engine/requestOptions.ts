@@ -92,7 +92,7 @@ export const requestOptionsProperty: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 10000,
+			default: DEFAULT_TIMEOUT_MS,
 			description:
 				'Time in ms to wait for the server to send response headers (and start the response body) before aborting the request. Without this option: 60 s.',
 		},

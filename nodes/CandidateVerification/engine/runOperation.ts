@@ -580,6 +580,7 @@ class OperationRun {
 		const retryStatuses = this.creates
 			? NOT_PROCESSED_STATUSES
 			: [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
+		let spentMs = 0;
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse | undefined;
 			let failure: unknown;
@@ -593,15 +594,25 @@ class OperationRun {
 			const transient = response
 				? retryStatuses.includes(response.statusCode)
 				: kind !== undefined && (!this.creates || notSent);
+			if (kind === 'timeout') spentMs += options.timeout ?? 0;
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
 				if (response) return response;
 				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
-				const error = networkError(this.context.getNode(), label, failure, options, mayHaveCreated);
+				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
+				const error = networkError(
+					this.context.getNode(),
+					label,
+					failure,
+					attempts,
+					mayHaveCreated,
+				);
 				if (kind !== undefined && !notSent) this.lostAnswers.add(error);
 				throw error;
 			}
 			if (response) discardBody(response);
-			await sleep(retryDelay(this.settings, attempt, response));
+			const pause = retryDelay(this.settings, attempt, response);
+			spentMs += pause;
+			await sleep(pause);
 		}
 	}
 

@@ -37,7 +37,8 @@ function parseJsonText(body: unknown): unknown {
 	}
 }
 
-function excerpt(text: string): string {
+/** The text of a body without markup, shortened for an error. */
+export function excerpt(text: string): string {
 	const plain = text
 		.replace(/<[^>]*>/g, ' ')
 		.replace(/\s+/g, ' ')
@@ -189,6 +190,28 @@ function formatTimeout(milliseconds: unknown): string {
 	return value % 1000 === 0 ? `${value / 1000} s` : `${value} ms`;
 }
 
+function formatDuration(milliseconds: number): string {
+	if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`;
+	const seconds = Math.round(milliseconds / 1000);
+	if (seconds < 60) return `${seconds} s`;
+	const rest = seconds % 60;
+	return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ''}`;
+}
+
+/** How a request was tried, for the error once the node's own retries are used up. */
+export interface RequestAttempts {
+	timeout?: number;
+	/** Attempts made, the first one included. */
+	attempts?: number;
+	/** The timeouts waited out and the pauses between attempts, in ms. */
+	spentMs?: number;
+}
+
+/** ", 3 attempts over 3 min 3 s" after retries of a timed-out read; nothing for one attempt. */
+function attemptsNote({ attempts = 1, spentMs = 0 }: RequestAttempts): string {
+	return attempts > 1 ? `, ${attempts} attempts over ${formatDuration(spentMs)}` : '';
+}
+
 /** What kind of failure to get an answer this was (a key of NETWORK_FAILURES), if it was one. */
 export function networkFailureKind(caught: unknown): string | undefined {
 	const code = networkCode(caught);
@@ -207,7 +230,7 @@ export function networkError(
 	node: INode,
 	operationLabel: string,
 	caught: unknown,
-	request: { timeout?: number },
+	request: RequestAttempts,
 	mayHaveCreated = false,
 ): NodeApiError | NodeOperationError {
 	const code = networkCode(caught);
@@ -224,7 +247,7 @@ export function networkError(
 		message: `${operationLabel} failed: the Candidate Verification Service ${failure.problem.replace(
 			'{timeout}',
 			formatTimeout(request.timeout),
-		)}`,
+		)}${kind === 'timeout' ? attemptsNote(request) : ''}`,
 		description: `${[failure.action, mayHaveCreated ? '' : failure.retryAdvice].filter(Boolean).join(' ')} (${code ?? 'timeout'})`,
 		httpCode: 'none',
 	});

@@ -3,6 +3,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -12,8 +13,8 @@ import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import { DOWNLOAD_FILE_PATH } from '../../helpers/constants';
-import { assertSuccessfulResponse } from '../../transport/errors';
-import { privateFileUrlField, readFileUrl } from './shared';
+import { assertSuccessfulResponse, excerpt } from '../../transport/errors';
+import { privateFileUrlField, readFileUrl, storedByteCount } from './shared';
 
 const OPERATION_LABEL = ACTIONS.fileDownload;
 /** An error body is small; a body larger than this is not read into memory to explain an error. */
@@ -39,6 +40,14 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: { resource: ['file'], operation: ['download'] } },
 		options: [
+			{
+				displayName: 'Allow HTML File',
+				name: 'allowHtmlFile',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a web page the service answers with is stored as the file. Off: an HTML answer (a login page, a gateway’s page) fails the item instead, as a verification report is never a web page.',
+			},
 			{
 				displayName: 'File Name',
 				name: 'fileName',
@@ -81,6 +90,42 @@ function mimeTypeOf(header: unknown): string | undefined {
 
 function looksLikeJson(chunk: Buffer): boolean {
 	return chunk.subarray(0, 64).toString('utf8').trimStart().startsWith('{');
+}
+
+const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+
+/** A web page, by its content type or, whatever it is labelled, by how it starts. */
+function isHtml(mimeType: string | undefined, head: Buffer): boolean {
+	if (mimeType && HTML_TYPES.includes(mimeType)) return true;
+	const start = head
+		.subarray(0, 256)
+		.toString('utf8')
+		.replace(/^\uFEFF/, '')
+		.trimStart();
+	return /^<(!doctype\s+html|html[\s>])/i.test(start);
+}
+
+function htmlPageError(
+	node: INode,
+	response: IN8nHttpFullResponse,
+	contentType: unknown,
+	head: Buffer,
+): NodeApiError {
+	const text = head.toString('utf8');
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1].replace(/\s+/g, ' ').trim();
+	const { statusCode } = response;
+	return new NodeApiError(
+		node,
+		{ statusCode },
+		{
+			message: `${OPERATION_LABEL} failed: the Candidate Verification Service answered HTTP ${statusCode} with a web page (${String(contentType ?? 'no content type')}${title ? `, title "${title}"` : ''}) instead of a file`,
+			description: [
+				`Body starts with: ${excerpt(text)}`,
+				'A login page, a proxy or a gateway may have answered instead of the service: check the Private File URL and the base URL of the credential. If the file may really be an HTML page, turn on Options → Allow HTML File.',
+			].join('\n'),
+			httpCode: String(statusCode),
+		},
+	);
 }
 
 /** The part of a Node readable stream (the response body) the download reads. */
@@ -164,21 +209,13 @@ function buildDownloadRequest(input: ItemInput): PreparedRequest {
 	const fileName = typeof options.fileName === 'string' ? options.fileName.trim() : '';
 	return {
 		body: { url, getDownloadToken: false },
-		echo: { url, binaryPropertyName, fileName },
+		echo: { url, binaryPropertyName, fileName, allowHtmlFile: options.allowHtmlFile === true },
 	};
 }
 
-/**
- * The stored file's size in bytes. n8n 2.x records it on the binary; n8n 1.x and 2.0 do not, so it
- * is read from the binary store's metadata (or the in-memory data).
- */
+/** The stored file's size in bytes: n8n 2.x records it on the binary; n8n 1.x and 2.0 do not. */
 async function byteCount(this: IExecuteFunctions, binary: IBinaryData): Promise<number | null> {
-	if (typeof binary.bytes === 'number') return binary.bytes;
-	if (binary.id) {
-		const { fileSize } = await this.helpers.getBinaryMetadata(binary.id);
-		return Number.isFinite(Number(fileSize)) ? Number(fileSize) : null;
-	}
-	return binary.data ? Buffer.from(binary.data, 'base64').length : null;
+	return typeof binary.bytes === 'number' ? binary.bytes : await storedByteCount.call(this, binary);
 }
 
 /**
@@ -191,7 +228,12 @@ async function storeDownloadedFile(
 	response: IN8nHttpFullResponse,
 	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
-	const { url, binaryPropertyName, fileName: fileNameOption } = call.prepared.echo ?? {};
+	const {
+		url,
+		binaryPropertyName,
+		fileName: fileNameOption,
+		allowHtmlFile,
+	} = call.prepared.echo ?? {};
 	const headers = response.headers as IDataObject;
 	const mimeType = mimeTypeOf(headers['content-type']);
 	const { head, complete, file } = await peekBody(response.body);
@@ -220,6 +262,11 @@ async function storeDownloadedFile(
 				description: 'Check that the URL is the private URL of a file held by the service.',
 			},
 		);
+	}
+
+	if (!allowHtmlFile && isHtml(mimeType, head)) {
+		(file as { destroy?: () => void }).destroy?.();
+		throw htmlPageError(this.getNode(), response, headers['content-type'], head);
 	}
 
 	const fileName =

@@ -1,4 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { PreparedRequest } from '../../engine/operation';
@@ -25,4 +26,19 @@ export function readFileUrl(input: ItemInput): string | undefined {
 export function buildTokenRequest(input: ItemInput): PreparedRequest {
 	const url = readFileUrl(input);
 	return { body: { url, getDownloadToken: true }, echo: { url } };
+}
+
+/**
+ * A binary's size in bytes as stored: from the binary store's metadata when it is stored there,
+ * else from the length of its in-memory data (without decoding it).
+ */
+export async function storedByteCount(
+	this: IExecuteFunctions,
+	binary: IBinaryData,
+): Promise<number | null> {
+	if (binary.id) {
+		const { fileSize } = await this.helpers.getBinaryMetadata(binary.id);
+		return Number.isFinite(Number(fileSize)) ? Number(fileSize) : null;
+	}
+	return binary.data ? Buffer.byteLength(binary.data, BINARY_ENCODING) : null;
 }

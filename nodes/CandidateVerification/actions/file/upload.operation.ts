@@ -1,9 +1,12 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { randomBytes } from 'node:crypto';
+import type { IExecuteFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS, UPLOAD_PATH } from '../../helpers/constants';
+import { storedByteCount } from './shared';
 
 const showOnlyForUpload = { resource: ['file'], operation: ['upload'] };
 
@@ -57,21 +60,84 @@ function checkUpload(input: ItemInput): PreparedRequest {
 	};
 }
 
+/** Escapes a multipart header's quoted value as axios and the browsers do. */
+function quoted(value: string): string {
+	return value.replace(/[\r\n"]/g, (character) =>
+		character === '\r' ? '%0D' : character === '\n' ? '%0A' : '%22',
+	);
+}
+
+/** A MIME type as a Blob normalises it: lower case, or none when it has other than printable ASCII. */
+function blobType(mimeType: string | undefined): string {
+	return mimeType && /^[\x20-\x7E]*$/.test(mimeType) ? mimeType.toLowerCase() : '';
+}
+
 /**
- * Multipart body with the file in the `file` field. n8n gives nodes no way to build a multipart
- * stream without a runtime dependency, so the file is read once into a Blob for the request.
+ * The multipart body of an upload (one part, `file`), in the layout n8n's HTTP client gave a
+ * FormData body. It is Blob-like: n8n's HTTP client sends a Blob with its `type` as the content
+ * type and its `size` as the content length, reading `stream()` at each send. So the file is read
+ * from n8n's binary data while it goes out, never held whole, and a retry reads it afresh.
+ */
+class MultipartUploadBody {
+	readonly [Symbol.toStringTag] = 'Blob';
+
+	readonly type: string;
+
+	readonly size: number;
+
+	constructor(
+		private readonly head: Buffer,
+		fileSize: number,
+		private readonly tail: Buffer,
+		private readonly readFile: () => Promise<AsyncIterable<Uint8Array> | Buffer>,
+		boundary: string,
+	) {
+		this.type = `multipart/form-data; boundary=${boundary}`;
+		this.size = head.length + fileSize + tail.length;
+	}
+
+	async *stream(): AsyncGenerator<Uint8Array> {
+		yield this.head;
+		const file = await this.readFile();
+		if (Buffer.isBuffer(file)) yield file;
+		else yield* file;
+		yield this.tail;
+	}
+}
+
+/**
+ * Puts the item's binary into the request as a streamed multipart body: from n8n's binary store
+ * when the binary has an ID, else from the item's in-memory data, decoded while it is sent.
  */
 async function attachFile(this: IExecuteFunctions, call: ItemCall): Promise<void> {
 	const propertyName = String(call.prepared.echo?.propertyName);
 	const binary = call.item.binary![propertyName];
-	const content = await this.helpers.getBinaryDataBuffer(call.itemIndex, propertyName);
-	const form = new FormData();
-	form.append(
-		'file',
-		new Blob([content], { type: binary.mimeType || 'application/octet-stream' }),
-		binary.fileName ?? `document.${binary.fileExtension ?? 'bin'}`,
+	const fileSize = await storedByteCount.call(this, binary);
+	if (fileSize === null) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The size of the file in the binary field "${propertyName}" is unknown`,
+			{ itemIndex: call.itemIndex },
+		);
+	}
+	const boundary = `candidate-verification-boundary-${randomBytes(12).toString('hex')}`;
+	const fileName = binary.fileName ?? `document.${binary.fileExtension ?? 'bin'}`;
+	const head = Buffer.from(
+		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(fileName)}"\r\n` +
+			`Content-Type: ${blobType(binary.mimeType) || 'application/octet-stream'}\r\n\r\n`,
 	);
-	call.request.body = form;
+	const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+	const readFile = async () =>
+		binary.id
+			? await this.helpers.getBinaryStream(binary.id)
+			: Buffer.from(binary.data, BINARY_ENCODING);
+	call.request.body = new MultipartUploadBody(
+		head,
+		fileSize,
+		tail,
+		readFile,
+		boundary,
+	) as unknown as IHttpRequestOptions['body'];
 }
 
 export const operation: OperationDefinition = {
