@@ -15,6 +15,8 @@ const { benchWorkflows } = require('./workflows');
 
 const V = '/verification/api/1.0';
 const apiKey = process.env.SANDBOX_API_KEY;
+/** The Header Auth credential of the leanest HTTP Request setup (n8n credential IDs are 16 characters). */
+const HEADER_AUTH_CREDENTIAL_ID = 'cvBenchHdrAuth01';
 const orgId = process.env.SANDBOX_ORG_ID;
 
 async function post(url, body) {
@@ -92,12 +94,19 @@ async function main() {
 		type: 'candidateVerificationApi',
 		data: { apiKey, environment: 'staging', stagingBaseUrl: s.url, orgId },
 	}));
+	credentials.push({
+		id: HEADER_AUTH_CREDENTIAL_ID,
+		name: HEADER_AUTH_CREDENTIAL_ID,
+		type: 'httpHeaderAuth',
+		data: { name: 'x-api-key', value: apiKey },
+	});
 	fs.writeFileSync(path.join(outDir, 'credentials.json'), JSON.stringify(credentials), {
 		mode: 0o600,
 	});
 	const workflows = benchWorkflows({
 		sandboxes: prepared,
 		apiKey,
+		headerAuthCredentialId: HEADER_AUTH_CREDENTIAL_ID,
 		cases: cases.map(({ runs, ...c }) => c),
 	});
 	for (const { id, workflow } of workflows) {
