@@ -5,6 +5,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -31,6 +32,7 @@ const NOTHING_SENT =
 const NOT_PROCESSED_STATUSES = [429, 503];
 /** Answers of a gateway that may come after the service acted: retried only when nothing changes. */
 const GATEWAY_STATUSES = [502, 504];
+const READ_RETRY_STATUSES = [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
 /**
  * Network failures before the request could reach the service. A broken pipe or an aborted
  * connection is not one: the request may have been read before the connection went.
@@ -192,6 +194,14 @@ class OperationRun {
 
 	private readonly abortSignal?: AbortSignal;
 
+	/** Read once per run: n8n's getNode() deep-copies the node and its parameters at every call. */
+	private readonly node: INode;
+
+	private readonly continueOnFail: boolean;
+
+	/** The options every request of the run shares, beside its own method, URL, body and query. */
+	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
+
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly operation: OperationDefinition,
@@ -200,9 +210,15 @@ class OperationRun {
 	) {
 		this.memory = AcceptedMemory.of(context);
 		this.baseURL = baseUrlFromCredentials(credentials);
-		const { id, name } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+		this.node = context.getNode();
+		this.continueOnFail = context.continueOnFail();
+		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
 		this.abortSignal = context.getExecutionCancelSignal?.();
+		this.runRequestOptions = {
+			...('read' in operation.output ? operation.output.requestOptions : {}),
+			...this.transportOptions(),
+		};
 	}
 
 	private get creates(): boolean {
@@ -210,7 +226,7 @@ class OperationRun {
 	}
 
 	private get stopped(): boolean {
-		const stopOnFailure = this.failures.size > 0 && !this.context.continueOnFail();
+		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
 		return stopOnFailure || this.abortSignal?.aborted === true;
 	}
 
@@ -259,7 +275,7 @@ class OperationRun {
 		item: INodeExecutionData,
 		prepared: PreparedRequest,
 	): Promise<INodeExecutionData[]> {
-		const { operation, context } = this;
+		const { operation, context, node } = this;
 		const request: IHttpRequestOptions = {
 			...jsonRequest(
 				this.baseURL,
@@ -271,8 +287,7 @@ class OperationRun {
 				},
 				this.settings.timeout,
 			),
-			...('read' in operation.output ? operation.output.requestOptions : {}),
-			...this.transportOptions(),
+			...this.runRequestOptions,
 		};
 		const call: ItemCall = {
 			itemIndex,
@@ -286,7 +301,7 @@ class OperationRun {
 					...stepRequest,
 					...this.jsonOnly(),
 				});
-				return assertSuccessfulResponse(context.getNode(), label, response);
+				return assertSuccessfulResponse(node, label, response);
 			},
 		};
 		try {
@@ -296,7 +311,7 @@ class OperationRun {
 			if ('read' in operation.output) {
 				output = await operation.output.read.call(context, response, call);
 			} else {
-				const envelope = assertSuccessfulResponse(context.getNode(), operation.label, response);
+				const envelope = assertSuccessfulResponse(node, operation.label, response);
 				const shaped = operation.output(envelope.data ?? {}, prepared);
 				output = (Array.isArray(shaped) ? shaped : [shaped]).map((json) => ({
 					json,
@@ -312,7 +327,7 @@ class OperationRun {
 			const error =
 				caught instanceof NodeApiError || caught instanceof NodeOperationError
 					? caught
-					: new NodeOperationError(context.getNode(), caught as Error);
+					: new NodeOperationError(node, caught as Error);
 			const gatewayAnswer = GATEWAY_STATUSES.includes(Number((caught as NodeApiError).httpCode));
 			const answerLost = this.lostAnswers.has(error) || (this.creates && gatewayAnswer);
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
@@ -343,9 +358,7 @@ class OperationRun {
 		label: string,
 		options: IHttpRequestOptions,
 	): Promise<IN8nHttpFullResponse> {
-		const retryStatuses = this.creates
-			? NOT_PROCESSED_STATUSES
-			: [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
+		const retryStatuses = this.creates ? NOT_PROCESSED_STATUSES : READ_RETRY_STATUSES;
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse | undefined;
 			let failure: unknown;
@@ -361,7 +374,7 @@ class OperationRun {
 				: kind !== undefined && (!this.creates || notSent);
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
 				if (response) return response;
-				const error = networkError(this.context.getNode(), label, failure, options);
+				const error = networkError(this.node, label, failure, options);
 				if (kind !== undefined && !notSent) this.lostAnswers.add(error);
 				throw error;
 			}
