@@ -19,12 +19,19 @@ const apiKey = process.env.SANDBOX_API_KEY;
 const HEADER_AUTH_CREDENTIAL_ID = 'cvBenchHdrAuth01';
 const orgId = process.env.SANDBOX_ORG_ID;
 
-async function post(url, body) {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
+/** A POST of the set-up; a connection the sandbox dropped under load (keep-alive race) is tried again. */
+async function post(url, body, attempt = 0) {
+	let response;
+	try {
+		response = await fetch(url, {
+			method: 'POST',
+			headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+	} catch (error) {
+		if (attempt >= 3) throw error;
+		return post(url, body, attempt + 1);
+	}
 	const json = await response.json();
 	if (json.code !== 0) throw new Error(`POST ${new URL(url).pathname}: ${json.message}`);
 	return json.data;
