@@ -132,9 +132,10 @@ function checkCostTable(results, config) {
 function perItemTable(results, config) {
 	if (config.sizes.length < 2) return '';
 	const [smallest, largest] = [Math.min(...config.sizes), Math.max(...config.sizes)];
+	const sizeColumns = (what) => config.sizes.map((n) => `${what}, ${n} items`).join(' | ');
 	const lines = [
-		`| Per item | Provider latency | ${config.sizes.map((n) => `${n} items`).join(' | ')} | **Flatness (${largest} / ${smallest})** (target ≤ 1.2× for this node) |`,
-		`|---|---|${config.sizes.map(() => '---|').join('')}---|`,
+		`| Per item | Provider latency | ${sizeColumns('time')} | **Flatness (${largest} / ${smallest})** (target ≤ 1.2× for this node) | ${sizeColumns('n8n CPU')} | CPU flatness |`,
+		`|---|---|${config.sizes.map(() => '---|').join('')}---|${config.sizes.map(() => '---|').join('')}---|`,
 	];
 	const names = {
 		node: 'This node, Map Automatically',
@@ -151,12 +152,13 @@ function perItemTable(results, config) {
 		if (sizes.length < 2) continue;
 		for (const latencyMs of config.latencies) {
 			for (const [variant, name] of Object.entries(names)) {
-				const perItem = sizes.map(
-					(count) => summarize(results, op, variant, latencyMs, count).nodeMs / count,
-				);
+				const runs = sizes.map((count) => summarize(results, op, variant, latencyMs, count));
+				const perItem = runs.map((run, i) => run.nodeMs / sizes[i]);
+				const cpu = runs.map((run) => run.nodeCpuPerItemMs);
 				if (!perItem.some(Number.isFinite)) continue;
+				const last = perItem.length - 1;
 				lines.push(
-					`| ${OPERATION[op]}, ${name} | ${latencyMs} ms | ${perItem.map((ms) => `${ms.toFixed(2)} ms`).join(' | ')} | ${ratio(perItem[perItem.length - 1], perItem[0])} |`,
+					`| ${OPERATION[op]}, ${name} | ${latencyMs} ms | ${perItem.map((ms) => `${ms.toFixed(2)} ms`).join(' | ')} | ${ratio(perItem[last], perItem[0])} | ${cpu.map((ms) => `${ms2(ms)} ms`).join(' | ')} | ${ratio(cpu[last], cpu[0])} |`,
 				);
 			}
 		}
@@ -204,8 +206,8 @@ function renderReport({ machine, config, results, rawFetches }) {
 		"# Benchmark: this package against n8n's HTTP Request node",
 		'',
 		`${machine.date} · ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB · n8n ${machine.n8nVersion} on Node ${machine.n8nNode} · bench on Node ${machine.benchNode.replace(/^v/, '')}`,
-		`Load average at start ${load(machine.loadStart)}, at end ${load(machine.loadEnd)}: the machine is shared with other work, so absolute times are noisy; compare the ratios (both variants run interleaved in the same n8n).`,
-		`Runs per case: ${config.runs} (${config.runsLarge} at 5000 items and more)${config.quick ? ' — quick mode' : ''}. Times are the node\'s executionTime from n8n\'s execution record (medians); the execution ratio uses the execution\'s startedAt/stoppedAt, the wall-clock ratio the time from the run request to the finished execution.`,
+		`Load average at start ${load(machine.loadStart)}, at end ${load(machine.loadEnd)}: the machine is shared with other work, so absolute times are noisy; compare the ratios (all variants run interleaved in the same n8n).`,
+		`Runs per case: ${config.runs} (${config.runsLarge} at 5000 items and more)${config.quick ? ' — quick mode' : ''}. Times are the node\'s executionTime from n8n\'s execution record (medians).`,
 		'',
 		bulkTable(results, config),
 		'',
@@ -227,3 +229,9 @@ function renderReport({ machine, config, results, rawFetches }) {
 }
 
 module.exports = { median, renderReport };
+
+// node bench/report.js RUN.json: the tables of a run again (e.g. after a change to this file).
+if (require.main === module) {
+	const run = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'));
+	console.log(renderReport(run));
+}
