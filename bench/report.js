@@ -191,7 +191,7 @@ function preflightTable(results, config) {
 	const valid = summarize(results, 'create', 'node', bad.latencyMs, bad.count);
 	const verdict =
 		bad.requests === 0
-			? `no request sent; the check itself took ${millis(bad.checkMs)}`
+			? `no request sent; ${Number.isFinite(bad.checkMs) ? `the check itself took ${millis(bad.checkMs)}` : `the node ran ${millis(bad.nodeMs)}`}`
 			: `**no all-items check**: ${bad.requests} of ${bad.count} requests were sent before the last item failed the run`;
 	return [
 		'| All-items check, invalid last item | Items | Valid run (median) | Run whose last item is invalid | Result |',
