@@ -57,7 +57,7 @@ profile.samples.forEach((id, i) => {
 	const ms = (profile.timeDeltas[i] ?? 0) / 1000;
 	total += ms;
 	const node = byId.get(id);
-	if (['(idle)', '(program)'].includes(node.callFrame.functionName)) idle += ms;
+	if (node.callFrame.functionName === '(idle)') idle += ms;
 	self.set(where(node), (self.get(where(node)) ?? 0) + ms);
 	const seen = new Set();
 	for (let at = id; at !== undefined; at = parent.get(at)) {
