@@ -12,6 +12,7 @@
  *   BENCH_PREFLIGHT_SIZE (1000)   items of the preflight case (0 = skip)
  *   BENCH_RAW_FETCH (1)           0 skips raw Node fetch of the same requests at the first latency
  *   BENCH_VARIANTS                which variants run (e.g. one alone under --cpu-prof), of VARIANTS
+ *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default, 50)
  * Variants: this node with Map Automatically ('node'), every field mapped by an expression
  * ('manual'), only name, gender and email mapped by expressions ('manual3', Create only); n8n's HTTP
  * Request node as this bench set it up first ('http': 4.2, the key as a plain header, the body built
@@ -44,6 +45,7 @@ function benchConfig(argv = process.argv, env = process.env) {
 		fileRuns: Number(env.BENCH_FILE_RUNS || (quick ? 1 : 5)),
 		preflightSize: Number(env.BENCH_PREFLIGHT_SIZE ?? 1000),
 		rawFetch: env.BENCH_RAW_FETCH !== '0',
+		nodeConcurrency: Number(env.BENCH_NODE_CONCURRENCY) || undefined,
 		variants: (env.BENCH_VARIANTS ?? VARIANTS.create.join(',')).split(',').map((v) => v.trim()),
 	};
 }

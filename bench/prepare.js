@@ -114,6 +114,7 @@ async function main() {
 		sandboxes: prepared,
 		apiKey,
 		headerAuthCredentialId: HEADER_AUTH_CREDENTIAL_ID,
+		nodeConcurrency: config.nodeConcurrency,
 		cases: cases.map(({ runs, ...c }) => c),
 	});
 	for (const { id, workflow } of workflows) {

@@ -150,7 +150,7 @@ function leanHttpRequestNode({ url, credentialId }) {
 const CREATE_BODY = `={{ JSON.stringify(${CREATE_BODY_OBJECT}) }}`;
 const SUBMIT_BODY = `={{ JSON.stringify(${SUBMIT_BODY_OF('$json')}) }}`;
 
-function workflow({ id, name, code, target, credentialId }) {
+function workflow({ id, name, code, target, credentialId, nodeConcurrency }) {
 	const nodes = [
 		{
 			id: `${id}-t`,
@@ -176,6 +176,13 @@ function workflow({ id, name, code, target, credentialId }) {
 			...(target.type === PACKAGE_NODE && {
 				credentials: { candidateVerificationApi: { id: credentialId, name: credentialId } },
 			}),
+			...(target.type === PACKAGE_NODE &&
+				nodeConcurrency && {
+					parameters: {
+						...target.parameters,
+						requestOptions: { maxConcurrentRequests: nodeConcurrency },
+					},
+				}),
 		},
 	];
 	return {
@@ -204,7 +211,7 @@ const workflowId = (op, variant, latencyMs, count) =>
  * Every workflow of the run. sandboxes: [{ latencyMs, url, credentialId, formId, transactionIds, fileUrl? }].
  * Returns [{ id, op, variant, latencyMs, count, workflow }].
  */
-function benchWorkflows({ sandboxes, apiKey, headerAuthCredentialId, cases }) {
+function benchWorkflows({ sandboxes, apiKey, headerAuthCredentialId, nodeConcurrency, cases }) {
 	const out = [];
 	for (const c of cases) {
 		const sandbox = sandboxes.find((s) => s.latencyMs === c.latencyMs);
@@ -249,6 +256,7 @@ function benchWorkflows({ sandboxes, apiKey, headerAuthCredentialId, cases }) {
 				code,
 				target,
 				credentialId: sandbox.credentialId,
+				nodeConcurrency,
 			}),
 		});
 	}
