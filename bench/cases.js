@@ -1,20 +1,29 @@
 'use strict';
 
 /**
- * What `npm run bench` measures. Defaults fit ~10 minutes on 2 busy cores with today's code; every figure
- * can be changed from the environment (comma lists), `--quick` runs 1000 items once.
- *   BENCH_SIZES (100,1000,5000)   Create Profile item counts
- *   BENCH_SUBMIT_SIZES (1000)     Verification → Submit item counts
+ * What `npm run bench` measures. Every figure can be changed from the environment (comma lists),
+ * `--quick` runs 1000 items once.
+ *   BENCH_SIZES (1000,5000)       Create Profile item counts
+ *   BENCH_SUBMIT_SIZES (1000,5000) Verification → Submit item counts
  *   BENCH_LATENCIES (0,20)        sandbox latency in ms
- *   BENCH_RUNS (3)                runs of each variant (interleaved node / HTTP Request)
+ *   BENCH_RUNS (3)                runs of each variant (interleaved)
  *   BENCH_RUNS_LARGE (1)          runs at 5000 items and more
  *   BENCH_FILE_MIB (300)          File → Download size (0 = skip); BENCH_FILE_RUNS (5)
  *   BENCH_UPLOAD_MIB (100)        File → Upload size (0 = skip); BENCH_UPLOAD_RUNS (3); this node only
  *   BENCH_PREFLIGHT_SIZE (1000)   items of the preflight case (0 = skip)
- *   BENCH_MANUAL_SIZES (1000)     Create Profile item counts also run with every field mapped by an expression
- *   BENCH_VARIANTS (node,http,manual) which variants run (e.g. one alone under --cpu-prof)
- * The node runs Map Automatically (the bulk setting); 'manual' is the node with Map Each Field Below.
+ *   BENCH_RAW_FETCH (1)           0 skips raw Node fetch of the same requests at the first latency
+ *   BENCH_VARIANTS                which variants run (e.g. one alone under --cpu-prof), of VARIANTS
+ *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default, 50)
+ * Variants: this node with Map Automatically ('node'), every field mapped by an expression
+ * ('manual'), only name, gender and email mapped by expressions ('manual3', Create only); n8n's HTTP
+ * Request node as this bench set it up first ('http': 4.2, the key as a plain header, the body built
+ * by a JSON.stringify expression) and at its leanest ('lean': the latest version, a Header Auth
+ * credential, the body `={{ $json }}` over items a Code node prepared; 'lean3' with the 3 fields).
  */
+const VARIANTS = {
+	create: ['node', 'manual', 'manual3', 'http', 'lean', 'lean3'],
+	submit: ['node', 'manual', 'http', 'lean'],
+};
 const WARM_UP_ITEMS = 20;
 
 const list = (value, fallback) =>
@@ -28,8 +37,8 @@ function benchConfig(argv = process.argv, env = process.env) {
 	const quick = argv.includes('--quick') || env.BENCH_QUICK === '1';
 	return {
 		quick,
-		sizes: list(env.BENCH_SIZES, quick ? '1000' : '100,1000,5000'),
-		submitSizes: list(env.BENCH_SUBMIT_SIZES, '1000'),
+		sizes: list(env.BENCH_SIZES, quick ? '1000' : '1000,5000'),
+		submitSizes: list(env.BENCH_SUBMIT_SIZES, quick ? '1000' : '1000,5000'),
 		latencies: list(env.BENCH_LATENCIES, '0,20'),
 		runs: Number(env.BENCH_RUNS || (quick ? 1 : 3)),
 		runsLarge: Number(env.BENCH_RUNS_LARGE || 1),
@@ -38,28 +47,29 @@ function benchConfig(argv = process.argv, env = process.env) {
 		uploadMiB: Number(env.BENCH_UPLOAD_MIB ?? 100),
 		uploadRuns: Number(env.BENCH_UPLOAD_RUNS || (quick ? 1 : 3)),
 		preflightSize: Number(env.BENCH_PREFLIGHT_SIZE ?? 1000),
-		manualSizes: list(env.BENCH_MANUAL_SIZES, '1000'),
-		variants: (env.BENCH_VARIANTS ?? 'node,http,manual').split(',').map((v) => v.trim()),
+		rawFetch: env.BENCH_RAW_FETCH !== '0',
+		nodeConcurrency: Number(env.BENCH_NODE_CONCURRENCY) || undefined,
+		variants: (env.BENCH_VARIANTS ?? VARIANTS.create.join(',')).split(',').map((v) => v.trim()),
 	};
 }
 
-/** [{ op, variant, latencyMs, count, runs }], both variants of each case. */
+/** [{ op, variant, latencyMs, count, runs }], every variant of each case. */
 function benchCases(config) {
 	const cases = [];
+	const all = (op, latencyMs, count, runs) => {
+		for (const variant of VARIANTS[op]) cases.push({ op, variant, latencyMs, count, runs });
+	};
 	const both = (op, latencyMs, count, runs) => {
 		for (const variant of ['node', 'http']) cases.push({ op, variant, latencyMs, count, runs });
 	};
 	const runsFor = (count) =>
 		count >= 5000 ? Math.min(config.runs, config.runsLarge) : config.runs;
 	for (const latencyMs of config.latencies) {
-		for (const count of config.sizes) both('create', latencyMs, count, runsFor(count));
-		for (const count of config.submitSizes) both('submit', latencyMs, count, runsFor(count));
-		for (const count of config.manualSizes) {
-			cases.push({ op: 'create', variant: 'manual', latencyMs, count, runs: runsFor(count) });
-		}
+		for (const count of config.sizes) all('create', latencyMs, count, runsFor(count));
+		for (const count of config.submitSizes) all('submit', latencyMs, count, runsFor(count));
 	}
 	// Warm-up (n8n loads node types and compiles on first use): a few items of each variant, not reported.
-	for (const variant of ['node', 'http'])
+	for (const variant of VARIANTS.create)
 		cases.push({
 			op: 'create',
 			variant,
@@ -99,4 +109,4 @@ function selectedCases(config) {
 	return benchCases(config).filter((c) => config.variants.includes(c.variant));
 }
 
-module.exports = { benchConfig, benchCases: selectedCases, WARM_UP_ITEMS };
+module.exports = { benchConfig, benchCases: selectedCases, WARM_UP_ITEMS, VARIANTS };

@@ -7,12 +7,14 @@
  * Environment: BENCH_N8N_URL, BENCH_N8N_PID (n8n's main process, for RSS), BENCH_RUN_DIR (prepared.json),
  * BENCH_N8N_VERSION, BENCH_N8N_NODE, plus the case configuration of cases.js.
  */
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const { N8nClient, sleep } = require('../test/e2e/n8n-client');
 const { benchConfig, benchCases } = require('./cases');
+const { createProfilePath } = require('./candidates');
 const { TARGET, workflowId } = require('./workflows');
 const { median, renderReport } = require('./report');
 
@@ -20,6 +22,8 @@ const n8n = new N8nClient(process.env.BENCH_N8N_URL);
 const n8nPid = Number(process.env.BENCH_N8N_PID);
 const runDir = process.env.BENCH_RUN_DIR;
 const prepared = JSON.parse(fs.readFileSync(path.join(runDir, 'prepared.json'), 'utf8'));
+/** The node's default Max Concurrent Requests (engine/requestOptions.ts), for raw fetch. */
+const DEFAULT_CONCURRENCY = 50;
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const N8N_LOG = path.join(runDir, 'n8n.log');
 /** The node's own debug line (nodes/CandidateVerification/engine/runOperation.ts, CHECK_LOG_MESSAGE). */
@@ -62,14 +66,37 @@ function rssBytes() {
 	}
 }
 
+const TICK_MS = 1000 / 100; // USER_HZ, 100 on Linux
+
+/** CPU time n8n's main process has used so far, in ms (user + system, Linux /proc). */
+function cpuMs() {
+	try {
+		const stat = fs.readFileSync(`/proc/${n8nPid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+	} catch {
+		return NaN;
+	}
+}
+
+/** The CPU time used at epoch time `at`, interpolated between two samples [[epochMs, cpuMs], ...]. */
+function cpuAt(samples, at) {
+	const after = samples.findIndex(([time]) => time >= at);
+	if (after <= 0) return after === 0 ? samples[0][1] : samples[samples.length - 1][1];
+	const [[t0, c0], [t1, c1]] = [samples[after - 1], samples[after]];
+	return c0 + ((c1 - c0) * (at - t0)) / Math.max(1, t1 - t0);
+}
+
 /**
- * Probes n8n's /healthz every intervalMs (one at a time) and samples the main process RSS;
- * stop() returns the longest time between two answers and the peak RSS.
+ * Probes n8n's /healthz every intervalMs (one at a time) and samples the main process RSS and CPU
+ * time; stop() returns the longest time between two answers, the peak RSS and the CPU samples.
  */
 function startProbe(intervalMs = 50) {
 	let running = true;
 	let longestGap = 0;
 	let peakRss = rssBytes();
+	const cpu = [[Date.now(), cpuMs()]];
+	const sampleCpu = setInterval(() => cpu.push([Date.now(), cpuMs()]), 20);
 	let last = performance.now();
 	const loop = (async () => {
 		while (running) {
@@ -90,7 +117,9 @@ function startProbe(intervalMs = 50) {
 	return async () => {
 		running = false;
 		await loop;
-		return { longestGapMs: longestGap, peakRss };
+		clearInterval(sampleCpu);
+		cpu.push([Date.now(), cpuMs()]);
+		return { longestGapMs: longestGap, peakRss, cpu };
 	};
 }
 
@@ -144,11 +173,14 @@ async function runOnce(c) {
 	const logStart = logSize();
 	const stopProbe = startProbe();
 	const started = performance.now();
+	// CLOCK_MONOTONIC, the clock of V8's CPU profiles: bench/profile-summary.js slices a profile by run.
+	const monotonicStartUs = Number(process.hrtime.bigint() / 1000n);
 	const executionId = await patiently(() => n8n.runManually(c.id, 'Start'), {
 		retryUnanswered: false,
 	}); // never start a run twice;
 	const finished = await waitFinished(executionId, 30 * 60_000);
 	const wallMs = performance.now() - started;
+	const monotonicEndUs = Number(process.hrtime.bigint() / 1000n);
 	const probe = await stopProbe();
 	const { maxInFlight, requests, connections } = await sandboxCall(
 		sandbox.url,
@@ -160,6 +192,11 @@ async function runOnce(c) {
 	);
 	const task = execution.data.resultData.runData[TARGET]?.[0];
 	const items = task?.data?.main?.[0] ?? [];
+	// When the service saw the first and the last request (its own record, ms), against the node's start.
+	const { requests: seen } = await sandboxCall(sandbox.url, 'GET', 'requests');
+	const arrivals = seen.map((r) => Date.parse(r.at)).sort((a, b) => a - b);
+	const nodeEnd = task ? task.startTime + task.executionTime : NaN;
+	const [firstAt, lastAt] = [arrivals[0], arrivals[arrivals.length - 1]];
 	const result = {
 		status: finished.status,
 		executionMs: new Date(execution.stoppedAt) - new Date(execution.startedAt),
@@ -172,6 +209,17 @@ async function runOnce(c) {
 		longestGapMs: probe.longestGapMs,
 		rssGrowth: probe.peakRss - rssBefore,
 		checkMs: logSince(logStart).checkMs,
+		firstRequestMs: firstAt - task?.startTime,
+		requestSpanMs: lastAt - firstAt,
+		// n8n's main process CPU over the node's run, per item: everything the node costs.
+		nodeCpuPerItemMs: (cpuAt(probe.cpu, nodeEnd) - cpuAt(probe.cpu, task?.startTime)) / c.count,
+		// From the first request to the node's end, per request: the send path's cost, except what a
+		// node does for its requests before the first one leaves (the HTTP Request node builds them all).
+		sendCpuPerRequestMs:
+			(cpuAt(probe.cpu, nodeEnd) - cpuAt(probe.cpu, firstAt)) / Math.max(1, arrivals.length),
+		runCpuMs: probe.cpu[probe.cpu.length - 1][1] - probe.cpu[0][1],
+		monotonicStartUs,
+		monotonicEndUs,
 		error: task?.error?.message,
 	};
 	if (c.op === 'upload') {
@@ -188,6 +236,21 @@ async function runOnce(c) {
 }
 
 const label = (c) => `${c.op} ${c.variant} ${c.count} items ${c.latencyMs} ms`;
+
+/** Node's own fetch of the same Profile → Create requests, in a process of its own (Node of n8n). */
+async function rawFetch(latencyMs, count, concurrency, mode = '') {
+	const sandbox = prepared.sandboxes.find((s) => s.latencyMs === latencyMs);
+	await sandboxCall(sandbox.url, 'DELETE', 'requests');
+	const out = execFileSync(process.env.BENCH_N8N_NODE_BIN || process.execPath, [
+		path.join(__dirname, 'raw-fetch.js'),
+		`${sandbox.url}${createProfilePath(sandbox.formId)}`,
+		String(count),
+		String(concurrency),
+		mode,
+	]);
+	await sandboxCall(sandbox.url, 'DELETE', 'requests');
+	return JSON.parse(out.toString());
+}
 
 async function main() {
 	const config = benchConfig();
@@ -219,8 +282,30 @@ async function main() {
 				const result = await runOnce(c);
 				results.push({ ...c, run: r, ...result });
 				console.log(
-					`# ${label(c)} run ${r + 1}/${runs}: node ${Math.round(result.nodeMs)} ms, execution ${result.executionMs} ms, wall ${Math.round(result.wallMs)} ms, ${result.requests} requests on ${result.connections} connections, ${result.maxInFlight} in flight, longest /healthz gap ${Math.round(result.longestGapMs)} ms, RSS +${Math.round(result.rssGrowth / 1048576)} MB, ${result.status}`,
+					`# ${label(c)} run ${r + 1}/${runs}: node ${Math.round(result.nodeMs)} ms, execution ${result.executionMs} ms, wall ${Math.round(result.wallMs)} ms, first request after ${Math.round(result.firstRequestMs)} ms, first to last ${Math.round(result.requestSpanMs)} ms, CPU ${result.nodeCpuPerItemMs.toFixed(2)} ms/item, send CPU ${result.sendCpuPerRequestMs.toFixed(2)} ms/request, ${result.requests} requests on ${result.connections} connections, ${result.maxInFlight} in flight, longest /healthz gap ${Math.round(result.longestGapMs)} ms, RSS +${Math.round(result.rssGrowth / 1048576)} MB, ${result.status}`,
 				);
+			}
+		}
+	}
+	const rawFetches = [];
+	if (config.rawFetch) {
+		const latencyMs = config.latencies[0];
+		for (const count of config.sizes) {
+			for (let r = 0; r < Math.max(1, config.runs); r++) {
+				for (const mode of ['', 'fresh']) {
+					const raw = await rawFetch(latencyMs, count, DEFAULT_CONCURRENCY, mode);
+					rawFetches.push({
+						latencyMs,
+						count,
+						mode,
+						concurrency: DEFAULT_CONCURRENCY,
+						run: r,
+						...raw,
+					});
+					console.log(
+						`# raw ${mode || 'fetch'} ${count} requests ${latencyMs} ms: ${Math.round(raw.ms)} ms`,
+					);
+				}
 			}
 		}
 	}
@@ -238,13 +323,13 @@ async function main() {
 		loadStart,
 		loadEnd: os.loadavg(),
 	};
-	const report = renderReport({ machine, config, results, median });
+	const report = renderReport({ machine, config, results, rawFetches, median });
 	const outDir = path.join(__dirname, 'results');
 	fs.mkdirSync(outDir, { recursive: true });
 	fs.writeFileSync(path.join(outDir, 'latest.md'), report);
 	fs.writeFileSync(
 		path.join(outDir, 'latest.json'),
-		JSON.stringify({ machine, config, results }, null, 2),
+		JSON.stringify({ machine, config, results, rawFetches }, null, 2),
 	);
 	console.log(`\n${report}`);
 }

@@ -34,6 +34,10 @@ function summarize(results, op, variant, latencyMs, count) {
 		maxInFlight: Math.max(...runs.map((r) => r.maxInFlight)),
 		longestGapMs: pick('longestGapMs'),
 		checkMs: pick('checkMs'),
+		firstRequestMs: pick('firstRequestMs'),
+		requestSpanMs: pick('requestSpanMs'),
+		nodeCpuPerItemMs: pick('nodeCpuPerItemMs'),
+		sendCpuPerRequestMs: pick('sendCpuPerRequestMs'),
 		rssGrowth: Math.max(...runs.map((r) => r.rssGrowth)),
 		allArrived: runs.every(
 			(r) => r.status === 'success' && r.requests === count && r.outputItems === count,
@@ -42,10 +46,20 @@ function summarize(results, op, variant, latencyMs, count) {
 	};
 }
 
+const MAPPING = {
+	node: 'Map Automatically',
+	manual: 'every field by an expression',
+	manual3: '3 fields by expressions',
+};
+/** The leanest HTTP Request setup each node variant is compared with (same request bodies). */
+const LEAN_OF = { node: 'lean', manual: 'lean', manual3: 'lean3' };
+const ms2 = (ms) => (Number.isFinite(ms) ? ms.toFixed(2) : 'n/a');
+
+/** Every node variant against the leanest HTTP Request setup and against the bench's first one. */
 function bulkTable(results, config) {
 	const lines = [
-		'| Operation | Items | Provider latency | HTTP Request node | This node (Map Automatically) | **Ratio** (target ≤ 1.0×) | Execution ratio (startedAt→stoppedAt) | Wall-clock ratio | Most in flight (node / HTTP) | Longest /healthz gap (node / HTTP) | Every item sent and output | Runs |',
-		'|---|---|---|---|---|---|---|---|---|---|---|---|',
+		"| Operation | Mapping | Items | Provider latency | Leanest HTTP Request | Today's HTTP Request | This node | **Ratio to leanest** (target ≤ 0.7×) | Ratio to today's | First request after, ms (node / leanest / today's) | First to last request, ms (node / leanest / today's) | n8n CPU per item, ms (node / leanest / today's) | CPU per request after the first, ms (node / leanest / today's) | Longest /healthz gap, ms (node / leanest / today's) | Most in flight (node / leanest) | Every item sent and output | Runs |",
+		'|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 	];
 	for (const latencyMs of config.latencies) {
 		for (const [op, sizes] of [
@@ -53,54 +67,62 @@ function bulkTable(results, config) {
 			['submit', config.submitSizes],
 		]) {
 			for (const count of sizes) {
-				const node = summarize(results, op, 'node', latencyMs, count);
-				const http = summarize(results, op, 'http', latencyMs, count);
-				if (!node.runs || !http.runs) continue;
-				lines.push(
-					`| ${OPERATION[op]} | ${count} | ${latencyMs} ms | ${seconds(http.nodeMs)} | ${seconds(node.nodeMs)} | **${ratio(node.nodeMs, http.nodeMs)}** | ${ratio(node.executionMs, http.executionMs)} | ${ratio(node.wallMs, http.wallMs)} | ${node.maxInFlight} / ${http.maxInFlight} | ${millis(node.longestGapMs)} / ${millis(http.longestGapMs)} (${ratio(node.longestGapMs, http.longestGapMs)}) | ${node.allArrived && http.allArrived ? 'yes' : 'NO'} | ${node.runs} + ${http.runs} |`,
-				);
+				for (const variant of ['node', 'manual', 'manual3']) {
+					const node = summarize(results, op, variant, latencyMs, count);
+					const lean = summarize(results, op, LEAN_OF[variant], latencyMs, count);
+					const today = summarize(results, op, 'http', latencyMs, count);
+					if (!node.runs || !lean.runs) continue;
+					const three = (key, format = millis) =>
+						[node, lean, today]
+							.map((run) => (run.runs ? format(run[key]).replace(' ms', '') : '–'))
+							.join(' / ');
+					const allArrived =
+						node.allArrived && lean.allArrived && (!today.runs || today.allArrived);
+					lines.push(
+						`| ${OPERATION[op]} | ${MAPPING[variant]} | ${count} | ${latencyMs} ms | ${seconds(lean.nodeMs)} | ${today.runs ? seconds(today.nodeMs) : '–'} | ${seconds(node.nodeMs)} | **${ratio(node.nodeMs, lean.nodeMs)}** | ${today.runs ? ratio(node.nodeMs, today.nodeMs) : '–'} | ${three('firstRequestMs')} | ${three('requestSpanMs')} | ${three('nodeCpuPerItemMs', ms2)} | ${three('sendCpuPerRequestMs', ms2)} | ${three('longestGapMs')} | ${node.maxInFlight} / ${lean.maxInFlight} | ${allArrived ? 'yes' : 'NO'} | ${node.runs} + ${lean.runs}${today.runs ? ` + ${today.runs}` : ''} |`,
+					);
+				}
 			}
 		}
 	}
 	return lines.join('\n');
 }
 
-/** The node with every field mapped by its own expression, against the same HTTP Request runs. */
-function manualTable(results, config) {
+/** Node's own fetch of the same requests, the floor of any send path. */
+function rawFetchTable(results, config, rawFetches = []) {
+	if (rawFetches.length === 0) return '';
 	const lines = [
-		'| Profile → Create, Map Each Field Below (7 expressions per item) | Items | Provider latency | HTTP Request node | This node | **Ratio** (target ≤ 1.0×) | Longest /healthz gap (node / HTTP) |',
-		'|---|---|---|---|---|---|---|',
+		`| Profile → Create at ${config.latencies[0]} ms | Items | Raw Node fetch (50 at a time, keep-alive) | Raw node:http, a connection per request (50 at a time) | This node, Map Automatically | **Ratio to raw fetch** (target ≤ 1.2×) | Ratio to a connection per request | 3 fields by expressions | Ratio to raw fetch | Leanest HTTP Request | Ratio to raw fetch |`,
+		'|---|---|---|---|---|---|---|---|---|---|---|',
 	];
-	for (const latencyMs of config.latencies) {
-		for (const count of config.manualSizes ?? []) {
-			const manual = summarize(results, 'create', 'manual', latencyMs, count);
-			const http = summarize(results, 'create', 'http', latencyMs, count);
-			if (!manual.runs || !http.runs) continue;
-			lines.push(
-				`| ${manual.allArrived ? 'every item sent and output' : 'NOT every item sent'} | ${count} | ${latencyMs} ms | ${seconds(http.nodeMs)} | ${seconds(manual.nodeMs)} | ${ratio(manual.nodeMs, http.nodeMs)} | ${millis(manual.longestGapMs)} / ${millis(http.longestGapMs)} |`,
-			);
-		}
+	for (const count of config.sizes) {
+		const rawOf = (mode) =>
+			median(rawFetches.filter((r) => r.count === count && r.mode === mode).map((r) => r.ms));
+		const [raw, fresh] = [rawOf(''), rawOf('fresh')];
+		const of = (variant) =>
+			summarize(results, 'create', variant, config.latencies[0], count).nodeMs;
+		lines.push(
+			`| same requests | ${count} | ${seconds(raw)} | ${seconds(fresh)} | ${seconds(of('node'))} | **${ratio(of('node'), raw)}** | ${ratio(of('node'), fresh)} | ${seconds(of('manual3'))} | ${ratio(of('manual3'), raw)} | ${seconds(of('lean'))} | ${ratio(of('lean'), raw)} |`,
+		);
 	}
-	return lines.length > 2 ? lines.join('\n') : '';
+	return lines.join('\n');
 }
 
 /** What the all-items check costs in a valid run, from the node's own debug line in n8n's log. */
 function checkCostTable(results, config) {
 	const lines = [
-		'| All-items check (before any request leaves) | Items | Provider latency | Check | Node run | **Share of the run** (target ≤ 10% with Map Automatically; with expressions the check is where they are evaluated, once per item) |',
+		"| All-items check (before any request leaves) | Items | Provider latency | Check (its debug line; at n8n's default log level the time to the first request, which the check takes up) | Node run | **Share of the run** (target ≤ 10% with Map Automatically; with expressions the check is where they are evaluated, once per item) |",
 		'|---|---|---|---|---|---|',
 	];
 	for (const latencyMs of config.latencies) {
-		for (const [variant, name] of [
-			['node', 'Profile → Create, Map Automatically'],
-			['manual', 'Profile → Create, Map Each Field Below'],
-		]) {
+		for (const variant of ['node', 'manual', 'manual3']) {
 			for (const count of config.sizes) {
 				const run = summarize(results, 'create', variant, latencyMs, count);
 				if (!run.runs) continue;
-				const share = run.checkMs / run.nodeMs;
+				const checkMs = Number.isFinite(run.checkMs) ? run.checkMs : run.firstRequestMs;
+				const share = checkMs / run.nodeMs;
 				lines.push(
-					`| ${name} | ${count} | ${latencyMs} ms | ${millis(run.checkMs)} | ${seconds(run.nodeMs)} | **${Number.isFinite(share) ? `${(100 * share).toFixed(1)}%` : 'n/a'}** |`,
+					`| Profile → Create, ${MAPPING[variant]} | ${count} | ${latencyMs} ms | ${millis(checkMs)}${Number.isFinite(run.checkMs) ? '' : ' (to the first request)'} | ${seconds(run.nodeMs)} | **${Number.isFinite(share) ? `${(100 * share).toFixed(1)}%` : 'n/a'}** |`,
 				);
 			}
 		}
@@ -111,19 +133,35 @@ function checkCostTable(results, config) {
 function perItemTable(results, config) {
 	if (config.sizes.length < 2) return '';
 	const [smallest, largest] = [Math.min(...config.sizes), Math.max(...config.sizes)];
+	const sizeColumns = (what) => config.sizes.map((n) => `${what}, ${n} items`).join(' | ');
 	const lines = [
-		`| Profile → Create, per item | Provider latency | ${config.sizes.map((n) => `${n} items`).join(' | ')} | Flatness (${largest} / ${smallest}) |`,
-		`|---|---|${config.sizes.map(() => '---|').join('')}---|`,
+		`| Per item | Provider latency | ${sizeColumns('time')} | **Flatness (${largest} / ${smallest})** (target ≤ 1.2× for this node) | ${sizeColumns('n8n CPU')} | CPU flatness |`,
+		`|---|---|${config.sizes.map(() => '---|').join('')}---|${config.sizes.map(() => '---|').join('')}---|`,
 	];
-	for (const latencyMs of config.latencies) {
-		for (const variant of ['node', 'http']) {
-			const perItem = config.sizes.map(
-				(count) => summarize(results, 'create', variant, latencyMs, count).nodeMs / count,
-			);
-			const name = variant === 'node' ? 'This node' : 'HTTP Request node';
-			lines.push(
-				`| ${name} | ${latencyMs} ms | ${perItem.map((ms) => `${ms.toFixed(2)} ms`).join(' | ')} | ${ratio(perItem[perItem.length - 1], perItem[0])} |`,
-			);
+	const names = {
+		node: 'This node, Map Automatically',
+		manual: 'This node, every field by an expression',
+		manual3: 'This node, 3 fields by expressions',
+		lean: 'Leanest HTTP Request',
+		lean3: 'Leanest HTTP Request, 3 fields',
+		http: "Today's HTTP Request",
+	};
+	for (const [op, sizes] of [
+		['create', config.sizes],
+		['submit', config.submitSizes],
+	]) {
+		if (sizes.length < 2) continue;
+		for (const latencyMs of config.latencies) {
+			for (const [variant, name] of Object.entries(names)) {
+				const runs = sizes.map((count) => summarize(results, op, variant, latencyMs, count));
+				const perItem = runs.map((run, i) => run.nodeMs / sizes[i]);
+				const cpu = runs.map((run) => run.nodeCpuPerItemMs);
+				if (!perItem.some(Number.isFinite)) continue;
+				const last = perItem.length - 1;
+				lines.push(
+					`| ${OPERATION[op]}, ${name} | ${latencyMs} ms | ${perItem.map((ms) => `${ms.toFixed(2)} ms`).join(' | ')} | ${ratio(perItem[last], perItem[0])} | ${cpu.map((ms) => `${ms2(ms)} ms`).join(' | ')} | ${ratio(cpu[last], cpu[0])} |`,
+				);
+			}
 		}
 	}
 	return lines.join('\n');
@@ -170,7 +208,7 @@ function preflightTable(results, config) {
 	const valid = summarize(results, 'create', 'node', bad.latencyMs, bad.count);
 	const verdict =
 		bad.requests === 0
-			? `no request sent; the check itself took ${millis(bad.checkMs)}`
+			? `no request sent; ${Number.isFinite(bad.checkMs) ? `the check itself took ${millis(bad.checkMs)}` : `the node ran ${millis(bad.nodeMs)}`}`
 			: `**no all-items check**: ${bad.requests} of ${bad.count} requests were sent before the last item failed the run`;
 	return [
 		'| All-items check, invalid last item | Items | Valid run (median) | Run whose last item is invalid | Result |',
@@ -179,22 +217,22 @@ function preflightTable(results, config) {
 	].join('\n');
 }
 
-function renderReport({ machine, config, results }) {
+function renderReport({ machine, config, results, rawFetches }) {
 	const load = (l) => l.map((v) => v.toFixed(2)).join(' ');
 	return [
 		"# Benchmark: this package against n8n's HTTP Request node",
 		'',
 		`${machine.date} · ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB · n8n ${machine.n8nVersion} on Node ${machine.n8nNode} · bench on Node ${machine.benchNode.replace(/^v/, '')}`,
-		`Load average at start ${load(machine.loadStart)}, at end ${load(machine.loadEnd)}: the machine is shared with other work, so absolute times are noisy; compare the ratios (both variants run interleaved in the same n8n).`,
-		`Runs per case: ${config.runs} (${config.runsLarge} at 5000 items and more)${config.quick ? ' — quick mode' : ''}. Times are the node\'s executionTime from n8n\'s execution record (medians); the execution ratio uses the execution\'s startedAt/stoppedAt, the wall-clock ratio the time from the run request to the finished execution.`,
+		`Load average at start ${load(machine.loadStart)}, at end ${load(machine.loadEnd)}: the machine is shared with other work, so absolute times are noisy; compare the ratios (all variants run interleaved in the same n8n).`,
+		`Runs per case: ${config.runs} (${config.runsLarge} at 5000 items and more)${config.quick ? ' — quick mode' : ''}. Times are the node\'s executionTime from n8n\'s execution record (medians).`,
 		'',
 		bulkTable(results, config),
+		'',
+		rawFetchTable(results, config, rawFetches),
 		'',
 		perItemTable(results, config),
 		'',
 		checkCostTable(results, config),
-		'',
-		manualTable(results, config),
 		'',
 		downloadTable(results, config, machine),
 		'',
@@ -202,7 +240,7 @@ function renderReport({ machine, config, results }) {
 		'',
 		preflightTable(results, config),
 		'',
-		"Most in flight: the sandbox's count of requests being answered at once. Longest /healthz gap: the longest time between two answers of a probe sent every 50 ms to n8n's main process during the run (stall).",
+		"Leanest HTTP Request: n8n's HTTP Request node at its latest version, the key from a Header Auth credential, the body `={{ $json }}` over items a Code node prepared (3 fields for the 3-field rows). Today's: version 4.2, the key as a plain header, the body built by a `JSON.stringify({...})` expression. First request after: from the node's start to the service's first request; first to last request: between the service's first and last request (its own record). n8n CPU per item: n8n's main process CPU time (user + system, sampled every 20 ms) over the node's run, divided by the items. CPU per request after the first: the same from the first request to the node's end, divided by the requests (it leaves out what a node does for its requests before the first one leaves: the HTTP Request node builds every request before any leaves). Most in flight: the sandbox's count of requests being answered at once. Longest /healthz gap: the longest time between two answers of a probe sent every 50 ms to n8n's main process during the run (stall).",
 		'',
 	]
 		.filter((line, index, all) => !(line === '' && all[index - 1] === ''))
@@ -210,3 +248,9 @@ function renderReport({ machine, config, results }) {
 }
 
 module.exports = { median, renderReport };
+
+// node bench/report.js RUN.json: the tables of a run again (e.g. after a change to this file).
+if (require.main === module) {
+	const run = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'));
+	console.log(renderReport(run));
+}

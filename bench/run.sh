@@ -30,8 +30,9 @@ LATENCIES=${BENCH_LATENCIES:-0,20}
 IFS=, read -r -a LATENCY_LIST <<<"$LATENCIES"
 read -r -a PORTS <<<"$(cv_free_ports $((2 + ${#LATENCY_LIST[@]})) | tr '\n' ' ')"
 cv_n8n_env "$RUN/n8n-home" "${PORTS[0]}" "${PORTS[1]}"
-# debug (BENCH_N8N_LOG_LEVEL): measure.js reads the node's own line on what its all-items check took.
-export N8N_DEFAULT_BINARY_DATA_MODE=filesystem N8N_LOG_LEVEL=${BENCH_N8N_LOG_LEVEL:-debug}
+# n8n's default log level: at debug n8n 2.x logs every expression evaluation, which the variants pay
+# unequally. BENCH_N8N_LOG_LEVEL=debug: measure.js reads the node's own line on what its all-items check took.
+export N8N_DEFAULT_BINARY_DATA_MODE=filesystem N8N_LOG_LEVEL=${BENCH_N8N_LOG_LEVEL:-info}
 # Both variants write each downloaded file to the binary store; on tmpfs (when there is one) the disk's
 # write-back, which varies run to run far more than the two nodes differ, stays out of the comparison.
 BINARY_DIR=${BENCH_BINARY_DIR:-}
@@ -64,5 +65,5 @@ echo "# starting n8n on http://127.0.0.1:$N8N_PORT"
 cv_start_n8n "$RUN/n8n.log" || { tail -40 "$RUN/n8n.log" >&2; fail "n8n did not start"; }
 
 BENCH_N8N_URL=http://127.0.0.1:$N8N_PORT BENCH_N8N_PID=$CV_N8N_PID BENCH_RUN_DIR=$RUN BENCH_LATENCIES=$LATENCIES \
-	BENCH_N8N_VERSION=$CV_N8N_VERSION BENCH_N8N_NODE=$("$CV_NODE24_DIR/bin/node" -v | tr -d v) \
+	BENCH_N8N_VERSION=$CV_N8N_VERSION BENCH_N8N_NODE=$("$CV_NODE24_DIR/bin/node" -v | tr -d v) BENCH_N8N_NODE_BIN="$CV_NODE24_DIR/bin/node" \
 	node "$CV_ROOT/bench/measure.js" "$@"

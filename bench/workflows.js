@@ -10,6 +10,8 @@ const {
 	candidateRow,
 	createProfileParameters,
 	createProfileAutomaticParameters,
+	createProfileThreeFieldParameters,
+	createBody,
 	CREATE_BODY_OBJECT,
 	createProfilePath,
 } = require('./candidates');
@@ -22,50 +24,78 @@ const HTTP_REQUEST_NODE = 'n8n-nodes-base.httpRequest';
 const TARGET = 'Target';
 const SOURCE = 'Make items';
 
-/** N candidate rows (candidateRow's own source runs in the Code node); item badIndex gets an invalid email. */
-function candidatesCode(count, badIndex) {
+/**
+ * N candidate rows (candidateRow's own source runs in the Code node); item badIndex gets an invalid
+ * email. With `body` ('7' or '3') each item is already the request body (the leanest HTTP Request setup).
+ */
+function candidatesCode(count, badIndex, body) {
+	const json = body ? `createBody(candidateRow(i), ${body === '3'})` : 'candidateRow(i)';
 	return `${candidateRow.toString()}
+${body ? createBody.toString() : ''}
 const items = [];
-for (let i = 0; i < ${count}; i++) items.push({ json: candidateRow(i) });
+for (let i = 0; i < ${count}; i++) items.push({ json: ${json} });
 ${badIndex === undefined ? '' : `items[${badIndex}].json.email = 'not-an-email';`}
 return items;`;
 }
 
-/** Employment submissions for existing transactions (created by prepare.js), a sheet's columns. */
-function submissionsCode(transactionIds) {
+/** The Submit request body of a submission row. */
+const SUBMIT_BODY_OF = (row) =>
+	`{ data: { employmentDocumentType: 'experienceletter', nameAsPerEmployerRecords: ${row}.nameAsPerEmployerRecords, employerName: ${row}.employerName, joiningDate: ${row}.joiningDate, lastWorkingDate: ${row}.lastWorkingDate, document: { label: 'experienceletter', url: ${row}.documentUrl } }, verificationName: 'bgv-employment', transactionId: ${row}.transactionId }`;
+
+/**
+ * Employment submissions for existing transactions (created by prepare.js), a sheet's columns; with
+ * `asBody` each item is already the request body (the leanest HTTP Request setup).
+ */
+function submissionsCode(transactionIds, asBody) {
 	return `const ids = ${JSON.stringify(transactionIds)};
-return ids.map((transactionId, i) => ({ json: {
-	transactionId,
-	nameAsPerEmployerRecords: 'Candidate ' + i,
-	employerName: 'Acme Pvt Ltd',
-	joiningDate: '2021-04-01',
-	lastWorkingDate: '2024-03-31',
-	documentUrl: 'https://files.example/private/exp-' + i + '.pdf',
-} }));`;
+return ids.map((transactionId, i) => {
+	const row = {
+		transactionId,
+		nameAsPerEmployerRecords: 'Candidate ' + i,
+		employerName: 'Acme Pvt Ltd',
+		joiningDate: '2021-04-01',
+		lastWorkingDate: '2024-03-31',
+		documentUrl: 'https://files.example/private/exp-' + i + '.pdf',
+	};
+	return { json: ${asBody ? SUBMIT_BODY_OF('row') : 'row'} };
+});`;
 }
 
 /**
  * This package's node as each variant sets it up: 'node' is the bulk setting (Mapping Mode → Map
- * Automatically), 'manual' maps every field with its own expression (Map Each Field Below).
+ * Automatically), 'manual' maps every field with its own expression (Map Each Field Below),
+ * 'manual3' only name, gender and email.
  */
 const createProfileNode = (formId, variant) => ({
 	type: PACKAGE_NODE,
 	typeVersion: 1,
-	parameters:
-		variant === 'manual'
-			? createProfileParameters(formId)
-			: createProfileAutomaticParameters(formId),
+	parameters: {
+		manual: createProfileParameters,
+		manual3: createProfileThreeFieldParameters,
+		node: createProfileAutomaticParameters,
+	}[variant](formId),
 });
 
-const submitNode = () => ({
+const SUBMIT_FIELDS = [
+	'transactionId',
+	'nameAsPerEmployerRecords',
+	'employerName',
+	'joiningDate',
+	'lastWorkingDate',
+	'documentUrl',
+];
+
+const submitNode = (variant) => ({
 	type: PACKAGE_NODE,
 	typeVersion: 1,
 	parameters: {
 		resource: 'verification',
 		operation: 'submit',
 		verificationName: 'bgv-employment',
-		mappingMode: 'autoMapInputData',
 		employmentDocumentType: 'experienceletter',
+		...(variant === 'manual'
+			? Object.fromEntries(SUBMIT_FIELDS.map((field) => [field, `={{ $json.${field} }}`]))
+			: { mappingMode: 'autoMapInputData' }),
 	},
 });
 
@@ -106,18 +136,52 @@ function httpRequestNode({ url, apiKey, jsonBody, file = false }) {
 	};
 }
 
-const CREATE_BODY = `={{ JSON.stringify(${CREATE_BODY_OBJECT}) }}`;
-const SUBMIT_BODY =
-	"={{ JSON.stringify({ data: { employmentDocumentType: 'experienceletter', nameAsPerEmployerRecords: $json.nameAsPerEmployerRecords, employerName: $json.employerName, joiningDate: $json.joiningDate, lastWorkingDate: $json.lastWorkingDate, document: { label: 'experienceletter', url: $json.documentUrl } }, verificationName: 'bgv-employment', transactionId: $json.transactionId }) }}";
+/**
+ * n8n's HTTP Request node at its leanest: the latest version, the key from a Header Auth credential,
+ * the body the item itself (prepared upstream).
+ */
+function leanHttpRequestNode({ url, credentialId }) {
+	return {
+		type: HTTP_REQUEST_NODE,
+		typeVersion: 4.5,
+		parameters: {
+			method: 'POST',
+			url,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ $json }}',
+			options: {},
+		},
+		credentials: { httpHeaderAuth: { id: credentialId, name: credentialId } },
+	};
+}
 
-/** `source` (a node) replaces the Code node, e.g. a download giving an upload its file. */
-function workflow({ id, name, code, source, target, credentialId }) {
+const CREATE_BODY = `={{ JSON.stringify(${CREATE_BODY_OBJECT}) }}`;
+const SUBMIT_BODY = `={{ JSON.stringify(${SUBMIT_BODY_OF('$json')}) }}`;
+
+/**
+ * `source` (a node) replaces the Code node, e.g. a download giving an upload its file;
+ * `nodeConcurrency` sets this package's node's Max Concurrent Requests.
+ */
+function workflow({ id, name, code, source, target, credentialId, nodeConcurrency }) {
 	const withCredential = (node) => ({
 		...node,
 		...(node.type === PACKAGE_NODE && {
 			credentials: { candidateVerificationApi: { id: credentialId, name: credentialId } },
 		}),
 	});
+	const withConcurrency = (node) =>
+		node.type === PACKAGE_NODE && nodeConcurrency
+			? {
+					...node,
+					parameters: {
+						...node.parameters,
+						requestOptions: { maxConcurrentRequests: nodeConcurrency },
+					},
+				}
+			: node;
 	const nodes = [
 		{
 			id: `${id}-t`,
@@ -135,7 +199,7 @@ function workflow({ id, name, code, source, target, credentialId }) {
 				source ?? { type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: code } },
 			),
 		},
-		{ id: `${id}-n`, name: TARGET, position: [440, 0], ...withCredential(target) },
+		{ id: `${id}-n`, name: TARGET, position: [440, 0], ...withCredential(withConcurrency(target)) },
 	];
 	return {
 		id,
@@ -150,9 +214,11 @@ function workflow({ id, name, code, source, target, credentialId }) {
 	};
 }
 
+const VARIANT_CODE = { node: 'n', manual: 'm', manual3: 't', http: 'h', lean: 'l', lean3: 'k' };
+
 /** n8n workflow IDs are 16 characters: b + case letters + digits. */
 const workflowId = (op, variant, latencyMs, count) =>
-	`bn${op[0]}${variant[0]}${String(latencyMs).padStart(3, '0')}${String(count).padStart(9, '0')}`.slice(
+	`bn${op[0]}${VARIANT_CODE[variant]}${String(latencyMs).padStart(3, '0')}${String(count).padStart(9, '0')}`.slice(
 		0,
 		16,
 	);
@@ -162,7 +228,7 @@ const workflowId = (op, variant, latencyMs, count) =>
  * uploadSourceUrl? }].
  * Returns [{ id, op, variant, latencyMs, count, workflow }].
  */
-function benchWorkflows({ sandboxes, apiKey, cases }) {
+function benchWorkflows({ sandboxes, apiKey, headerAuthCredentialId, nodeConcurrency, cases }) {
 	const out = [];
 	for (const c of cases) {
 		const sandbox = sandboxes.find((s) => s.latencyMs === c.latencyMs);
@@ -170,22 +236,22 @@ function benchWorkflows({ sandboxes, apiKey, cases }) {
 		let code;
 		let source;
 		let target;
+		const lean = c.variant.startsWith('lean');
 		if (c.op === 'create' || c.op === 'preflight') {
-			code = candidatesCode(c.count, c.op === 'preflight' ? c.count - 1 : undefined);
-			target =
-				c.variant !== 'http'
-					? createProfileNode(sandbox.formId, c.variant)
-					: httpRequestNode({
-							url: `${sandbox.url}${createProfilePath(sandbox.formId)}`,
-							apiKey,
-							jsonBody: CREATE_BODY,
-						});
+			const url = `${sandbox.url}${createProfilePath(sandbox.formId)}`;
+			const badIndex = c.op === 'preflight' ? c.count - 1 : undefined;
+			code = candidatesCode(c.count, badIndex, lean && (c.variant === 'lean3' ? '3' : '7'));
+			if (lean) target = leanHttpRequestNode({ url, credentialId: headerAuthCredentialId });
+			else if (c.variant === 'http')
+				target = httpRequestNode({ url, apiKey, jsonBody: CREATE_BODY });
+			else target = createProfileNode(sandbox.formId, c.variant);
 		} else if (c.op === 'submit') {
-			code = submissionsCode(sandbox.transactionIds.slice(0, c.count));
-			target =
-				c.variant === 'node'
-					? submitNode()
-					: httpRequestNode({ url: `${sandbox.url}${V}/bgv/diy`, apiKey, jsonBody: SUBMIT_BODY });
+			const url = `${sandbox.url}${V}/bgv/diy`;
+			code = submissionsCode(sandbox.transactionIds.slice(0, c.count), lean);
+			if (lean) target = leanHttpRequestNode({ url, credentialId: headerAuthCredentialId });
+			else if (c.variant === 'http')
+				target = httpRequestNode({ url, apiKey, jsonBody: SUBMIT_BODY });
+			else target = submitNode(c.variant);
 		} else if (c.op === 'download') {
 			code = 'return [{ json: {} }];';
 			const body = `={{ JSON.stringify({ url: ${JSON.stringify(sandbox.fileUrl)}, getDownloadToken: false }) }}`;
@@ -213,6 +279,7 @@ function benchWorkflows({ sandboxes, apiKey, cases }) {
 				source,
 				target,
 				credentialId: sandbox.credentialId,
+				nodeConcurrency,
 			}),
 		});
 	}

@@ -151,6 +151,42 @@ describe('Per-run and per-item work of a bulk run', () => {
 		}
 	});
 
+	it("a long all-items check lets n8n's other work run before it ends, and still sends nothing before it ends", async () => {
+		const requests = interceptCreates(4);
+		const original = ExecuteContext.prototype.evaluateExpression;
+		const evaluationsWhenOtherWorkRan: number[] = [];
+		const requestsWhenOtherWorkRan: number[] = [];
+		const evaluate = jest
+			.spyOn(ExecuteContext.prototype, 'evaluateExpression')
+			.mockImplementation(function (this: ExecuteContext, ...args) {
+				if (evaluate.mock.calls.length === 1) {
+					// Other work n8n's main thread has to do, queued when the check starts.
+					void sleep(0).then(() => {
+						evaluationsWhenOtherWorkRan.push(evaluate.mock.calls.length);
+						requestsWhenOtherWorkRan.push(requests.length);
+					});
+				}
+				// An evaluation as slow as n8n's expression sandbox on a busy machine.
+				const until = Date.now() + 40;
+				while (Date.now() < until);
+				return original.apply(this, args);
+			});
+		try {
+			const result = await runActionNode({
+				items: [row(0), row(1), row(2), row(3)],
+				parameters: mappedByExpressions,
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(requests).toHaveLength(4);
+			expect(evaluationsWhenOtherWorkRan).toHaveLength(1);
+			expect(evaluationsWhenOtherWorkRan[0]).toBeLessThan(4);
+			expect(requestsWhenOtherWorkRan).toEqual([0]);
+		} finally {
+			evaluate.mockRestore();
+		}
+	});
+
 	it('a Request Options expression that fails stops the run before any item is sent', async () => {
 		const requests = interceptCreates(3);
 

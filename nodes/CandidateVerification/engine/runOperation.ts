@@ -5,6 +5,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -33,6 +34,7 @@ const NOTHING_SENT =
 const NOT_PROCESSED_STATUSES = [429, 503];
 /** Answers of a gateway that may come after the service acted: retried only when nothing changes. */
 const GATEWAY_STATUSES = [502, 504];
+const READ_RETRY_STATUSES = [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
 /**
  * Network failures before the request could reach the service. A broken pipe or an aborted
  * connection is not one: the request may have been read before the connection went.
@@ -43,6 +45,11 @@ const MAX_RETRY_AFTER_MS = 30_000;
 const CLAIM_CHUNK_PER_CONCURRENT_REQUEST = 4;
 export const IN_DOUBT_ADVICE =
 	'No answer came, so the service may have created it. Check at the service (Transaction → Get Status, or the service’s dashboard) before sending this row again. Duplicate protection holds it as in doubt: a later run does not send it unless its Duplicate Protection is Send These Rows Again.';
+/**
+ * The longest the all-items check holds n8n's main thread before letting its other work run (the
+ * editor, webhooks, other executions): with expressions it takes 1–3 ms per item.
+ */
+const CHECK_SLICE_MS = 50;
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -144,7 +151,7 @@ export async function runOperation(
 		await record.forgetAll();
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}
-	const checked = checkAllItems(this, operation, items, credentials, record !== undefined);
+	const checked = await checkAllItems(this, operation, items, credentials, record !== undefined);
 
 	const problems = checked.flatMap((item) => item.problems);
 	if (problems.length > 0 && !continueOnFail) throw problemsError(this, problems, true);
@@ -179,27 +186,33 @@ export async function runOperation(
 	return [outputs.flat()];
 }
 
-function checkAllItems(
+async function checkAllItems(
 	context: IExecuteFunctions,
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 	credentials: ICredentialDataDecryptedObject,
 	readsDuplicateKey: boolean,
-): CheckedItem[] {
+): Promise<CheckedItem[]> {
 	const started = Date.now();
 	const timezone = context.getTimezone();
 	// Request Options are read once per run, not per item.
 	const parameters = { ...(context.getNode().parameters as IDataObject), requestOptions: {} };
 	const batch = new ExpressionBatch(parameters);
-	const checked = items.map((item, itemIndex) => {
+	const checked: CheckedItem[] = [];
+	let sliceStarted = started;
+	for (const [itemIndex, item] of items.entries()) {
+		if (Date.now() - sliceStarted >= CHECK_SLICE_MS) {
+			await sleep(0);
+			sliceStarted = Date.now();
+		}
 		const input = new ItemInput(context, itemIndex, item, timezone, batch, credentials);
 		const prepared = operation.build(input);
 		const duplicateKey = readsDuplicateKey
 			? input.optionalText('Duplicate Key', input.param(DUPLICATE_KEY, 'Duplicate Key', ''))
 			: undefined;
 		input.settle();
-		return { prepared, duplicateKey, problems: input.problems };
-	});
+		checked.push({ prepared, duplicateKey, problems: input.problems });
+	}
 	// Read by `npm run bench` (N8N_LOG_LEVEL=debug) to report what the check costs in a run.
 	context.logger.debug(
 		`${CHECK_LOG_MESSAGE} ${items.length} items in ${Date.now() - started} ms, ${checked.reduce((sum, item) => sum + item.problems.length, 0)} problems`,
@@ -418,6 +431,14 @@ class OperationRun {
 
 	private readonly abortSignal?: AbortSignal;
 
+	/** Read once per run: n8n's getNode() deep-copies the node and its parameters at every call. */
+	private readonly node: INode;
+
+	private readonly continueOnFail: boolean;
+
+	/** The options every request of the run shares, beside its own method, URL, body and query. */
+	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
+
 	constructor(
 		readonly context: IExecuteFunctions,
 		readonly operation: OperationDefinition,
@@ -426,9 +447,15 @@ class OperationRun {
 	) {
 		this.memory = AcceptedMemory.of(context);
 		this.baseURL = baseUrlFromCredentials(credentials);
-		const { id, name } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+		this.node = context.getNode();
+		this.continueOnFail = context.continueOnFail();
+		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
 		this.abortSignal = context.getExecutionCancelSignal?.();
+		this.runRequestOptions = {
+			...('read' in operation.output ? operation.output.requestOptions : {}),
+			...this.transportOptions(),
+		};
 	}
 
 	get creates(): boolean {
@@ -443,7 +470,7 @@ class OperationRun {
 	}
 
 	private get stopped(): boolean {
-		const stopOnFailure = this.failures.size > 0 && !this.context.continueOnFail();
+		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
 		return stopOnFailure || this.abortSignal?.aborted === true;
 	}
 
@@ -492,7 +519,7 @@ class OperationRun {
 		item: INodeExecutionData,
 		prepared: PreparedRequest,
 	): Promise<INodeExecutionData[]> {
-		const { operation, context } = this;
+		const { operation, context, node } = this;
 		const request: IHttpRequestOptions = {
 			...jsonRequest(
 				this.baseURL,
@@ -504,8 +531,7 @@ class OperationRun {
 				},
 				this.settings.timeout,
 			),
-			...('read' in operation.output ? operation.output.requestOptions : {}),
-			...this.transportOptions(),
+			...this.runRequestOptions,
 		};
 		const call: ItemCall = {
 			itemIndex,
@@ -519,7 +545,7 @@ class OperationRun {
 					...stepRequest,
 					...this.jsonOnly(),
 				});
-				return assertSuccessfulResponse(context.getNode(), label, response);
+				return assertSuccessfulResponse(node, label, response);
 			},
 		};
 		try {
@@ -529,7 +555,7 @@ class OperationRun {
 			if ('read' in operation.output) {
 				output = await operation.output.read.call(context, response, call);
 			} else {
-				const envelope = assertSuccessfulResponse(context.getNode(), operation.label, response);
+				const envelope = assertSuccessfulResponse(node, operation.label, response);
 				const shaped = operation.output(envelope.data ?? {}, prepared);
 				output = (Array.isArray(shaped) ? shaped : [shaped]).map((json) => ({
 					json,
@@ -542,7 +568,7 @@ class OperationRun {
 			const error =
 				caught instanceof NodeApiError || caught instanceof NodeOperationError
 					? caught
-					: new NodeOperationError(context.getNode(), caught as Error);
+					: new NodeOperationError(node, caught as Error);
 			const gatewayAnswer = GATEWAY_STATUSES.includes(Number((caught as NodeApiError).httpCode));
 			const answerLost = this.lostAnswers.has(error) || (this.creates && gatewayAnswer);
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
@@ -577,9 +603,7 @@ class OperationRun {
 		label: string,
 		options: IHttpRequestOptions,
 	): Promise<IN8nHttpFullResponse> {
-		const retryStatuses = this.creates
-			? NOT_PROCESSED_STATUSES
-			: [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
+		const retryStatuses = this.creates ? NOT_PROCESSED_STATUSES : READ_RETRY_STATUSES;
 		let spentMs = 0;
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse | undefined;
@@ -599,13 +623,7 @@ class OperationRun {
 				if (response) return response;
 				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
 				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
-				const error = networkError(
-					this.context.getNode(),
-					label,
-					failure,
-					attempts,
-					mayHaveCreated,
-				);
+				const error = networkError(this.node, label, failure, attempts, mayHaveCreated);
 				if (kind !== undefined && !notSent) this.lostAnswers.add(error);
 				throw error;
 			}
