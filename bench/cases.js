@@ -14,6 +14,9 @@
  *   BENCH_RAW_FETCH (1)           0 skips raw Node fetch of the same requests at the first latency
  *   BENCH_VARIANTS                which variants run (e.g. one alone under --cpu-prof), of VARIANTS
  *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default, 50)
+ *   BENCH_PROTECTION_SIZE (1000)  Create items of the duplicate protection cases (0 = skip): Map
+ *                                 Automatically with the protection Off (every latency), and on with
+ *                                 10,000 and 100,000 rows already recorded (first latency)
  * Variants: this node with Map Automatically ('node'), every field mapped by an expression
  * ('manual'), only name, gender and email mapped by expressions ('manual3', Create only); n8n's HTTP
  * Request node as this bench set it up first ('http': 4.2, the key as a plain header, the body built
@@ -25,6 +28,9 @@ const VARIANTS = {
 	submit: ['node', 'manual', 'http', 'lean'],
 };
 const WARM_UP_ITEMS = 20;
+/** Duplicate protection cases: Off, and on with this many rows recorded before each run. */
+const PROTECTION_VARIANTS = ['protectionOff', 'recorded10000', 'recorded100000'];
+const recordedRows = (variant) => Number(/^recorded(\d+)$/.exec(variant)?.[1] ?? 0);
 
 const list = (value, fallback) =>
 	(value ?? fallback)
@@ -49,7 +55,10 @@ function benchConfig(argv = process.argv, env = process.env) {
 		preflightSize: Number(env.BENCH_PREFLIGHT_SIZE ?? 1000),
 		rawFetch: env.BENCH_RAW_FETCH !== '0',
 		nodeConcurrency: Number(env.BENCH_NODE_CONCURRENCY) || undefined,
-		variants: (env.BENCH_VARIANTS ?? VARIANTS.create.join(',')).split(',').map((v) => v.trim()),
+		protectionSize: Number(env.BENCH_PROTECTION_SIZE ?? 1000),
+		variants: (env.BENCH_VARIANTS ?? [...VARIANTS.create, ...PROTECTION_VARIANTS].join(','))
+			.split(',')
+			.map((v) => v.trim()),
 	};
 }
 
@@ -67,6 +76,18 @@ function benchCases(config) {
 	for (const latencyMs of config.latencies) {
 		for (const count of config.sizes) all('create', latencyMs, count, runsFor(count));
 		for (const count of config.submitSizes) all('submit', latencyMs, count, runsFor(count));
+	}
+	if (config.protectionSize > 0) {
+		const count = config.protectionSize;
+		const runs = runsFor(count);
+		// The protection on (the default) is the 'node' variant of the same count.
+		const variants = config.sizes.includes(count) ? ['protectionOff'] : ['node', 'protectionOff'];
+		for (const latencyMs of config.latencies) {
+			for (const variant of variants) cases.push({ op: 'create', variant, latencyMs, count, runs });
+		}
+		for (const variant of PROTECTION_VARIANTS.slice(1)) {
+			cases.push({ op: 'create', variant, latencyMs: config.latencies[0], count, runs });
+		}
 	}
 	// Warm-up (n8n loads node types and compiles on first use): a few items of each variant, not reported.
 	for (const variant of VARIANTS.create)
@@ -109,4 +130,4 @@ function selectedCases(config) {
 	return benchCases(config).filter((c) => config.variants.includes(c.variant));
 }
 
-module.exports = { benchConfig, benchCases: selectedCases, WARM_UP_ITEMS, VARIANTS };
+module.exports = { benchConfig, benchCases: selectedCases, WARM_UP_ITEMS, VARIANTS, recordedRows };

@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { N8nClient, sleep } = require('../test/e2e/n8n-client');
-const { benchConfig, benchCases } = require('./cases');
+const { benchConfig, benchCases, recordedRows } = require('./cases');
 const { createProfilePath } = require('./candidates');
 const { TARGET, workflowId } = require('./workflows');
 const { median, renderReport } = require('./report');
@@ -165,8 +165,24 @@ async function waitFinished(executionId, timeoutMs) {
 }
 
 /** One run of one case: n8n's own times, wall clock, sandbox concurrency, /healthz gap, RSS growth. */
+/** The node's record in n8n's deduplication store, filled as if it had sent `rows` rows already. */
+function prefillRecord(c, rows) {
+	const { spawnSync } = require('node:child_process');
+	const node24 = path.join(process.env.CV_NODE24_DIR, 'bin', 'node');
+	const args = [
+		path.join(__dirname, 'prefill-record.js'),
+		process.env.CV_N8N_DIR,
+		c.id,
+		`${c.id}-n`,
+		String(rows),
+	];
+	const done = spawnSync(node24, args, { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
+	if (done.status !== 0) throw new Error(`prefilling ${rows} rows failed: ${done.stderr}`);
+}
+
 async function runOnce(c) {
 	const sandbox = prepared.sandboxes.find((s) => s.latencyMs === c.latencyMs);
+	if (recordedRows(c.variant) > 0) prefillRecord(c, recordedRows(c.variant));
 	await sandboxCall(sandbox.url, 'DELETE', 'concurrency');
 	await sandboxCall(sandbox.url, 'DELETE', 'requests');
 	const rssBefore = rssBytes();
@@ -315,6 +331,7 @@ async function main() {
 		cpu: os.cpus()[0]?.model,
 		memoryGiB: Math.round(os.totalmem() / 2 ** 30),
 		n8nVersion: process.env.BENCH_N8N_VERSION,
+		database: process.env.BENCH_DB || 'sqlite',
 		n8nNode: process.env.BENCH_N8N_NODE,
 		benchNode: process.version,
 		binaryStore: process.env.N8N_BINARY_DATA_STORAGE_PATH?.startsWith('/dev/shm/')

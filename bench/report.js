@@ -88,6 +88,38 @@ function bulkTable(results, config) {
 	return lines.join('\n');
 }
 
+/**
+ * Duplicate protection (on by default) against the same node with it Off, and with 10,000 and
+ * 100,000 rows already recorded for the node: what it adds to a run.
+ */
+function protectionTable(results, config) {
+	const count = config.protectionSize;
+	if (!count) return '';
+	const lines = [
+		`| Duplicate protection, Profile → Create, Map Automatically | Items | Provider latency | Rows recorded before the run | Protection on | Protection Off | **Share of the run** (on − Off) / on | Leanest HTTP Request | Protection on / leanest |`,
+		'|---|---|---|---|---|---|---|---|---|',
+	];
+	for (const latencyMs of config.latencies) {
+		const off = summarize(results, 'create', 'protectionOff', latencyMs, count);
+		const lean = summarize(results, 'create', 'lean', latencyMs, count);
+		for (const variant of ['node', 'recorded10000', 'recorded100000']) {
+			const on = summarize(results, 'create', variant, latencyMs, count);
+			if (!on.runs || !off.runs) continue;
+			const recorded =
+				variant === 'node'
+					? 'those of the earlier runs (≤ 10,000)'
+					: Number(variant.slice(8)).toLocaleString('en');
+			const share = Number.isFinite(on.nodeMs / off.nodeMs)
+				? `${(100 * (1 - off.nodeMs / on.nodeMs)).toFixed(1)}%`
+				: 'n/a';
+			lines.push(
+				`| | ${count} | ${latencyMs} ms | ${recorded} | ${seconds(on.nodeMs)} | ${seconds(off.nodeMs)} | **${share}** | ${lean.runs ? seconds(lean.nodeMs) : '–'} | ${lean.runs ? ratio(on.nodeMs, lean.nodeMs) : '–'} |`,
+			);
+		}
+	}
+	return lines.join('\n');
+}
+
 /** Node's own fetch of the same requests, the floor of any send path. */
 function rawFetchTable(results, config, rawFetches = []) {
 	if (rawFetches.length === 0) return '';
@@ -222,13 +254,15 @@ function renderReport({ machine, config, results, rawFetches }) {
 	return [
 		"# Benchmark: this package against n8n's HTTP Request node",
 		'',
-		`${machine.date} · ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB · n8n ${machine.n8nVersion} on Node ${machine.n8nNode} · bench on Node ${machine.benchNode.replace(/^v/, '')}`,
+		`${machine.date} · ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB · n8n ${machine.n8nVersion} on Node ${machine.n8nNode}${machine.database ? ` (database: ${machine.database})` : ''} · bench on Node ${machine.benchNode.replace(/^v/, '')}`,
 		`Load average at start ${load(machine.loadStart)}, at end ${load(machine.loadEnd)}: the machine is shared with other work, so absolute times are noisy; compare the ratios (all variants run interleaved in the same n8n).`,
 		`Runs per case: ${config.runs} (${config.runsLarge} at 5000 items and more)${config.quick ? ' — quick mode' : ''}. Times are the node\'s executionTime from n8n\'s execution record (medians).`,
 		'',
 		bulkTable(results, config),
 		'',
 		rawFetchTable(results, config, rawFetches),
+		'',
+		protectionTable(results, config),
 		'',
 		perItemTable(results, config),
 		'',

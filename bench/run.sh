@@ -4,15 +4,18 @@
 # 20 ms, each serving a generated private file). Builds and installs the package like the e2e run, imports the
 # benchmark workflows (bench/workflows.js), boots n8n in filesystem binary mode and runs bench/measure.js.
 # Prints the Markdown table; writes it to bench/results/latest.md. Logs: .bench/run/ (git-ignored).
-# Configuration: see bench/cases.js (BENCH_SIZES, BENCH_RUNS, ...). Not part of npm test.
+# Configuration: see bench/cases.js (BENCH_SIZES, BENCH_RUNS, ...); BENCH_DB=postgres runs n8n on a local
+# Postgres (test/e2e-queue/lib.sh starts it) instead of SQLite. Not part of npm test.
 set -uo pipefail
 source "$(cd "$(dirname "$0")" && pwd)/../test/e2e/lib.sh"
 
 RUN=${CV_BENCH_RUN_DIR:-$CV_ROOT/.bench/run}
 rm -rf "$RUN" && mkdir -p "$RUN"
 SANDBOX_PIDS=() CV_N8N_PID=''
+CV_POSTGRES_PID=''
 cleanup() {
 	cv_stop "$CV_N8N_PID" 20
+	cv_stop "$CV_POSTGRES_PID" 20
 	for pid in "${SANDBOX_PIDS[@]}"; do cv_stop "$pid" 5; done
 	rm -f "$RUN/credentials.json"
 	case "${BINARY_DIR:-}" in /dev/shm/cv-bench-binary.*) rm -rf "$BINARY_DIR" ;; esac
@@ -30,6 +33,15 @@ LATENCIES=${BENCH_LATENCIES:-0,20}
 IFS=, read -r -a LATENCY_LIST <<<"$LATENCIES"
 read -r -a PORTS <<<"$(cv_free_ports $((2 + ${#LATENCY_LIST[@]})) | tr '\n' ' ')"
 cv_n8n_env "$RUN/n8n-home" "${PORTS[0]}" "${PORTS[1]}"
+if [ "${BENCH_DB:-sqlite}" = postgres ]; then
+	source "$CV_ROOT/test/e2e-queue/lib.sh"
+	cv_queue_provision >"$RUN/postgres-provision.log" 2>&1 || fail "Postgres provisioning failed (see $RUN/postgres-provision.log)"
+	POSTGRES_PORT=$(cv_free_ports 1) POSTGRES_PASSWORD="bench-$(node -p 'require("crypto").randomBytes(8).toString("hex")')"
+	cv_start_postgres "$RUN/postgres" "$POSTGRES_PORT" "$POSTGRES_PASSWORD" "$RUN/postgres.log" || fail "Postgres did not start (see $RUN/postgres.log)"
+	export DB_TYPE=postgresdb DB_POSTGRESDB_HOST=127.0.0.1 DB_POSTGRESDB_PORT=$POSTGRES_PORT DB_POSTGRESDB_DATABASE=n8n
+	export DB_POSTGRESDB_USER=n8n DB_POSTGRESDB_PASSWORD=$POSTGRES_PASSWORD
+fi
+export BENCH_DB=${BENCH_DB:-sqlite}
 # n8n's default log level: at debug n8n 2.x logs every expression evaluation, which the variants pay
 # unequally. BENCH_N8N_LOG_LEVEL=debug: measure.js reads the node's own line on what its all-items check took.
 export N8N_DEFAULT_BINARY_DATA_MODE=filesystem N8N_LOG_LEVEL=${BENCH_N8N_LOG_LEVEL:-info}

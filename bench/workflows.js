@@ -34,6 +34,8 @@ function candidatesCode(count, badIndex, body) {
 ${body ? createBody.toString() : ''}
 const items = [];
 for (let i = 0; i < ${count}; i++) items.push({ json: ${json} });
+// New candidates every run: the node's duplicate protection skips rows sent by an earlier execution.
+for (const item of items) item.json.name += ' #' + $execution.id;
 ${badIndex === undefined ? '' : `items[${badIndex}].json.email = 'not-an-email';`}
 return items;`;
 }
@@ -51,7 +53,7 @@ function submissionsCode(transactionIds, asBody) {
 return ids.map((transactionId, i) => {
 	const row = {
 		transactionId,
-		nameAsPerEmployerRecords: 'Candidate ' + i,
+		nameAsPerEmployerRecords: 'Candidate ' + i + ' #' + $execution.id,
 		employerName: 'Acme Pvt Ltd',
 		joiningDate: '2021-04-01',
 		lastWorkingDate: '2024-03-31',
@@ -73,7 +75,13 @@ const createProfileNode = (formId, variant) => ({
 		manual: createProfileParameters,
 		manual3: createProfileThreeFieldParameters,
 		node: createProfileAutomaticParameters,
-	}[variant](formId),
+		// Duplicate protection Off, and on with rows already recorded (see PROTECTION_VARIANTS).
+		protectionOff: (id) => ({
+			...createProfileAutomaticParameters(id),
+			duplicateProtection: 'off',
+		}),
+		recorded: createProfileAutomaticParameters,
+	}[variant.startsWith('recorded') ? 'recorded' : variant](formId),
 });
 
 const SUBMIT_FIELDS = [
@@ -214,7 +222,17 @@ function workflow({ id, name, code, source, target, credentialId, nodeConcurrenc
 	};
 }
 
-const VARIANT_CODE = { node: 'n', manual: 'm', manual3: 't', http: 'h', lean: 'l', lean3: 'k' };
+const VARIANT_CODE = {
+	node: 'n',
+	manual: 'm',
+	manual3: 't',
+	http: 'h',
+	lean: 'l',
+	lean3: 'k',
+	protectionOff: 'o',
+	recorded10000: 'p',
+	recorded100000: 'q',
+};
 
 /** n8n workflow IDs are 16 characters: b + case letters + digits. */
 const workflowId = (op, variant, latencyMs, count) =>
