@@ -521,6 +521,31 @@ describe('Duplicate protection across executions', () => {
 		]);
 	});
 
+	it('without batching, the next chunk is claimed while the second half of the current one is sent', async () => {
+		const store = new DeduplicationStore();
+		const { scope } = mockService();
+		let storedWhenRow7Left = 0;
+		scope
+			.post(CANDIDATE_PATH)
+			.times(16)
+			.reply(200, (_uri, body) => {
+				if (numberOf(body) === '7') storedWhenRow7Left = store.storedValues().length;
+				return success({ transactionId: `TXN-${numberOf(body)}` });
+			});
+		// 2 in flight: chunks of 8 rows.
+		const result = await runActionNode({
+			items: rows(16),
+			parameters: { ...createProfile, requestOptions: { maxConcurrentRequests: 2 } },
+			deduplicationStore: store,
+		});
+
+		expect(result.error).toBeUndefined();
+		// Rows 0-15 recorded as sent before the last row of the first chunk left.
+		expect(storedWhenRow7Left).toBeGreaterThanOrEqual(16);
+		expect(store.calls).toBe(3);
+		expect(store.storedValues()).toHaveLength(32);
+	});
+
 	it('the store cannot be read: nothing is sent and the error says how to go on', async () => {
 		const store = new DeduplicationStore();
 		store.failing = true;

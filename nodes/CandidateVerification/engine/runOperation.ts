@@ -286,13 +286,25 @@ class DuplicateProtection implements SendGate {
 	}
 
 	async mayBeSent(itemIndex: number): Promise<boolean> {
-		const chunk = Math.floor(this.positionOf.get(itemIndex)! / this.chunks[0].length);
+		const chunkSize = this.chunks[0].length;
+		const position = this.positionOf.get(itemIndex)!;
+		const chunk = Math.floor(position / chunkSize);
+		const claim = this.claimOnce(chunk);
+		// Unbatched, the next chunk is claimed while this one's second half is sent, so the round trip
+		// to n8n's store does not hold the requests up. Batches are spaced out: each claims its own.
+		if (!this.run.settings.batchSize && position % chunkSize >= chunkSize / 2) {
+			if (chunk + 1 < this.chunks.length) void this.claimOnce(chunk + 1).catch(() => undefined);
+		}
+		return (await claim).get(this.identities.get(itemIndex)!) === 'new';
+	}
+
+	private claimOnce(chunk: number): Promise<Map<string, RowState>> {
 		let claim = this.chunkClaims.get(chunk);
 		if (!claim) {
 			claim = this.claimChunk(chunk);
 			this.chunkClaims.set(chunk, claim);
 		}
-		return (await claim).get(this.identities.get(itemIndex)!) === 'new';
+		return claim;
 	}
 
 	answered(itemIndex: number): void {
@@ -333,6 +345,8 @@ class DuplicateProtection implements SendGate {
 
 	/** Records what the service accepted and releases what it certainly did not act on. */
 	async settle(): Promise<void> {
+		// A chunk claimed ahead may still be on its way: its rows are released below if never sent.
+		await Promise.allSettled(this.chunkClaims.values());
 		const released: string[] = [];
 		for (const [itemIndex, identity] of this.identities) {
 			if (!this.claimed.has(identity) || this.repeats.has(itemIndex)) continue;
