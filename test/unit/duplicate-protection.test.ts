@@ -39,6 +39,14 @@ const sentNames = (requests: Array<{ body: unknown }>) =>
 	requests.map((request) => nameOf(request.body));
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** One execution of the workflow whose record is `store`, on `count` rows. */
+const runRows = (
+	count: number,
+	parameters: INodeParameters,
+	store: DeduplicationStore,
+	extra: Partial<Parameters<typeof runActionNode>[0]> = {},
+) => runActionNode({ items: rows(count), parameters, deduplicationStore: store, ...extra });
+
 /** Request number `failing` (1-based) of the runs that follow fails as n8n's request helper throws it. */
 function failRequest(failing: number, failure: { code: string; message: string }) {
 	const send = transport.sendWithCredential;
@@ -77,19 +85,11 @@ describe('Duplicate protection across executions', () => {
 	it('the same rows run again in a new execution: nothing is sent, each output says alreadySent with the earlier transaction ID', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(3);
-		const first = await runActionNode({
-			items: rows(3),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const first = await runRows(3, createProfile, store);
 		expect(first.error).toBeUndefined();
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
 
-		const again = await runActionNode({
-			items: rows(3),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const again = await runRows(3, createProfile, store);
 
 		expect(again.error).toBeUndefined();
 		expect(requests).toHaveLength(3);
@@ -115,19 +115,12 @@ describe('Duplicate protection across executions', () => {
 		const requests = acceptingService(8, (body) =>
 			numberOf(body) === '2' && !fixed ? '"mobile" is already registered' : undefined,
 		);
-		const first = await runActionNode({
-			items: rows(5),
-			parameters: { ...createProfile, ...oneAtATime },
-			deduplicationStore: store,
-		});
+		const first = await runRows(5, { ...createProfile, ...oneAtATime }, store);
 		expect(first.error?.message).toContain('"mobile" is already registered');
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
 
 		fixed = true;
-		const retry = await runActionNode({
-			items: rows(5),
-			parameters: { ...createProfile, ...oneAtATime },
-			deduplicationStore: store,
+		const retry = await runRows(5, { ...createProfile, ...oneAtATime }, store, {
 			executionId: 'retry-of-first',
 		});
 
@@ -165,22 +158,14 @@ describe('Duplicate protection across executions', () => {
 			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}` }));
 		// The third request: the service took it, the connection dropped before the answer.
 		const drop = failRequest(3, { code: 'ECONNRESET', message: 'socket hang up' });
-		const first = await runActionNode({
-			items: rows(3),
-			parameters: { ...createProfile, ...oneAtATime },
-			deduplicationStore: store,
-		});
+		const first = await runRows(3, { ...createProfile, ...oneAtATime }, store);
 		expect(first.error?.message).toBe(
 			'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
 		);
 		expect(first.error?.description).toContain(IN_DOUBT_ADVICE);
 		expect(first.error?.description).not.toContain('Retry On Fail');
 
-		const again = await runActionNode({
-			items: rows(3),
-			parameters: { ...createProfile, ...oneAtATime },
-			deduplicationStore: store,
-		});
+		const again = await runRows(3, { ...createProfile, ...oneAtATime }, store);
 
 		drop.mockRestore();
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
@@ -200,18 +185,14 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
 		const timeout = failRequest(1, { code: 'ETIMEDOUT', message: 'timeout of 60000ms exceeded' });
-		await runActionNode({ items: rows(1), parameters: createProfile, deduplicationStore: store });
+		await runRows(1, createProfile, store);
 		timeout.mockRestore();
 		scope
 			.post(CANDIDATE_PATH)
 			.times(2)
 			.reply(200, success({ transactionId: 'TXN-new' }));
 
-		const again = await runActionNode({
-			items: rows(3),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const again = await runRows(3, createProfile, store);
 
 		expect(requests).toHaveLength(0);
 		expect(again.error?.message).toBe(
@@ -267,19 +248,11 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		let refuse = true;
 		const requests = acceptingService(2, () => (refuse ? '"gender" is invalid' : undefined));
-		const first = await runActionNode({
-			items: rows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const first = await runRows(1, createProfile, store);
 		expect(first.error?.message).toContain('"gender" is invalid');
 
 		refuse = false;
-		const again = await runActionNode({
-			items: rows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const again = await runRows(1, createProfile, store);
 
 		expect(again.error).toBeUndefined();
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 0']);
@@ -292,12 +265,8 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(4);
 		const off = { ...createProfile, duplicateProtection: 'off' };
-		await runActionNode({ items: rows(2), parameters: off, deduplicationStore: store });
-		const again = await runActionNode({
-			items: rows(2),
-			parameters: off,
-			deduplicationStore: store,
-		});
+		await runRows(2, off, store);
+		const again = await runRows(2, off, store);
 
 		expect(again.error).toBeUndefined();
 		expect(sentNames(requests)).toEqual([
@@ -312,22 +281,14 @@ describe('Duplicate protection across executions', () => {
 	it('Send These Rows Again forgets the earlier send of these rows only; Skip Rows Sent Before then skips them again', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(4);
-		await runActionNode({ items: rows(2), parameters: createProfile, deduplicationStore: store });
+		await runRows(2, createProfile, store);
 
-		const resend = await runActionNode({
-			items: rows(1),
-			parameters: { ...createProfile, duplicateProtection: 'sendAgain' },
-			deduplicationStore: store,
-		});
+		const resend = await runRows(1, { ...createProfile, duplicateProtection: 'sendAgain' }, store);
 		expect(outputJson(resend)).toEqual([
 			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
 		]);
 
-		const skip = await runActionNode({
-			items: rows(2),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const skip = await runRows(2, createProfile, store);
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 0']);
 		expect(outputJson(skip).map((json) => json.alreadySent)).toEqual([true, true]);
 	});
@@ -335,23 +296,15 @@ describe('Duplicate protection across executions', () => {
 	it('Forget All Rows Sent Before clears the record, sends nothing and passes the items through', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(4);
-		await runActionNode({ items: rows(2), parameters: createProfile, deduplicationStore: store });
+		await runRows(2, createProfile, store);
 
-		const forget = await runActionNode({
-			items: rows(2),
-			parameters: { ...createProfile, duplicateProtection: 'forgetAll' },
-			deduplicationStore: store,
-		});
+		const forget = await runRows(2, { ...createProfile, duplicateProtection: 'forgetAll' }, store);
 		expect(forget.error).toBeUndefined();
 		expect(outputJson(forget)).toEqual(rows(2));
 		expect(forget.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(store.storedValues()).toEqual([]);
 
-		const again = await runActionNode({
-			items: rows(2),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const again = await runRows(2, createProfile, store);
 		expect(again.error).toBeUndefined();
 		expect(sentNames(requests)).toEqual([
 			'Candidate 0',
@@ -415,18 +368,8 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(3);
 		const [one, two] = await Promise.all([
-			runActionNode({
-				items: rows(3),
-				parameters: createProfile,
-				deduplicationStore: store,
-				continueOnFail: true,
-			}),
-			runActionNode({
-				items: rows(3),
-				parameters: createProfile,
-				deduplicationStore: store,
-				continueOnFail: true,
-			}),
+			runRows(3, createProfile, store, { continueOnFail: true }),
+			runRows(3, createProfile, store, { continueOnFail: true }),
 		]);
 
 		expect(sentNames(requests).sort()).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
@@ -465,11 +408,7 @@ describe('Duplicate protection across executions', () => {
 	it('a run of 200 new rows makes 2 round trips to the store, not one per row', async () => {
 		const store = new DeduplicationStore();
 		acceptingService(200);
-		const result = await runActionNode({
-			items: rows(200),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runRows(200, createProfile, store);
 
 		expect(result.error).toBeUndefined();
 		expect(store.calls).toBe(2);
@@ -491,7 +430,7 @@ describe('Duplicate protection across executions', () => {
 			...createProfile,
 			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1 } } },
 		};
-		await runActionNode({ items: rows(6), parameters: batchesOfTwo, deduplicationStore: store });
+		await runRows(6, batchesOfTwo, store);
 		// Rows 0-1 recorded as sent and accepted, rows 2-3 as sent; rows 4-5 not yet.
 		expect(atCrash!.storedValues()).toHaveLength(6);
 
@@ -499,12 +438,7 @@ describe('Duplicate protection across executions', () => {
 			.post(CANDIDATE_PATH)
 			.times(2)
 			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}-again` }));
-		const rerun = await runActionNode({
-			items: rows(6),
-			parameters: batchesOfTwo,
-			deduplicationStore: atCrash,
-			continueOnFail: true,
-		});
+		const rerun = await runRows(6, batchesOfTwo, atCrash!, { continueOnFail: true });
 
 		expect(sentNames(requests.slice(6))).toEqual(['Candidate 4', 'Candidate 5']);
 		expect(
@@ -533,11 +467,11 @@ describe('Duplicate protection across executions', () => {
 				return success({ transactionId: `TXN-${numberOf(body)}` });
 			});
 		// 2 in flight: chunks of 8 rows.
-		const result = await runActionNode({
-			items: rows(16),
-			parameters: { ...createProfile, requestOptions: { maxConcurrentRequests: 2 } },
-			deduplicationStore: store,
-		});
+		const result = await runRows(
+			16,
+			{ ...createProfile, requestOptions: { maxConcurrentRequests: 2 } },
+			store,
+		);
 
 		expect(result.error).toBeUndefined();
 		// Rows 0-15 recorded as sent before the last row of the first chunk left.
@@ -550,11 +484,7 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		store.failing = true;
 		const requests = acceptingService(1);
-		const result = await runActionNode({
-			items: rows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runRows(1, createProfile, store);
 
 		expect(requests).toHaveLength(0);
 		expect(result.error?.message).toBe(
@@ -568,7 +498,7 @@ describe('Duplicate protection across executions', () => {
 	it('another environment (staging, then production) is not the same row', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(2);
-		await runActionNode({ items: rows(1), parameters: createProfile, deduplicationStore: store });
+		await runRows(1, createProfile, store);
 		const production = await runActionNode({
 			items: rows(1),
 			parameters: createProfile,

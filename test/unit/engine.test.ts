@@ -76,22 +76,28 @@ describe('Request Options → Batching with expressions', () => {
 	});
 });
 
+/** The service answers Candidate 1's first request with a gateway's HTML 502, then accepts every candidate. */
+function serviceAnswering502Once(times: number) {
+	const { scope, requests } = mockService();
+	let failedOnce = false;
+	scope
+		.post(CANDIDATE_PATH)
+		.times(times)
+		.reply((_uri, body) => {
+			if (numberOf(body) === '1' && !failedOnce) {
+				failedOnce = true;
+				return [502, HTML_502, { 'content-type': 'text/html' }];
+			}
+			return [200, success({ transactionId: `TXN-${numberOf(body)}` })];
+		});
+	return requests;
+}
+
 describe("n8n's Retry On Fail never sends an accepted item again", () => {
 	enableMockedNetwork();
 
 	it('3 candidates, the service answers one with an HTML 502 once (it may have acted): no candidate is sent twice, the next try holds that one as in doubt', async () => {
-		const { scope, requests } = mockService();
-		let failedOnce = false;
-		scope
-			.post(CANDIDATE_PATH)
-			.times(3)
-			.reply((_uri, body) => {
-				if (numberOf(body) === '1' && !failedOnce) {
-					failedOnce = true;
-					return [502, HTML_502, { 'content-type': 'text/html' }];
-				}
-				return [200, success({ transactionId: `TXN-${numberOf(body)}` })];
-			});
+		const requests = serviceAnswering502Once(3);
 
 		const result = await runActionNode({
 			items: rows(3),
@@ -110,18 +116,7 @@ describe("n8n's Retry On Fail never sends an accepted item again", () => {
 	});
 
 	it('with Duplicate Protection Off, the next try sends the 502 candidate again and reuses the accepted ones', async () => {
-		const { scope, requests } = mockService();
-		let failedOnce = false;
-		scope
-			.post(CANDIDATE_PATH)
-			.times(4)
-			.reply((_uri, body) => {
-				if (numberOf(body) === '1' && !failedOnce) {
-					failedOnce = true;
-					return [502, HTML_502, { 'content-type': 'text/html' }];
-				}
-				return [200, success({ transactionId: `TXN-${numberOf(body)}` })];
-			});
+		const requests = serviceAnswering502Once(4);
 
 		const result = await runActionNode({
 			items: rows(3),
