@@ -380,7 +380,7 @@ class DuplicateProtection implements SendGate {
 		json[field] ??= null;
 		if (earlier?.id === undefined) {
 			json.note =
-				'Sent by an earlier execution and accepted by the service; not sent again. n8n keeps the ID it got only after production executions (and in the process that sent it).';
+				'Sent by an earlier execution and accepted by the service; not sent again. Its ID is kept only by the n8n process that sent it and, best effort, in the node’s static data after production executions.';
 		}
 		return [{ json, pairedItem: { item: itemIndex } }];
 	}
