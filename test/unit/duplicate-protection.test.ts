@@ -1,5 +1,6 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
 import * as transport from '../../nodes/CandidateVerification/transport';
@@ -366,7 +367,21 @@ describe('Duplicate protection across executions', () => {
 
 	it('two executions started at the same moment in one process with the same rows: each row is sent once', async () => {
 		const store = new DeduplicationStore();
-		const requests = acceptingService(3);
+		const { scope, requests } = mockService();
+		// The service answers once the later execution has claimed the rows too (3 round trips: the
+		// first claim, then the later one's claim and its check of what was accepted), or after 5 s.
+		scope
+			.post(CANDIDATE_PATH)
+			.times(3)
+			.reply((_uri, body, answer) => {
+				const deadline = Date.now() + 5000;
+				const wait = () => {
+					if (store.calls >= 3 || Date.now() > deadline) {
+						answer(null, [200, success({ transactionId: `TXN-${numberOf(body)}` })]);
+					} else void sleep(10).then(wait);
+				};
+				wait();
+			});
 		const [one, two] = await Promise.all([
 			runRows(3, createProfile, store, { continueOnFail: true }),
 			runRows(3, createProfile, store, { continueOnFail: true }),
@@ -458,12 +473,12 @@ describe('Duplicate protection across executions', () => {
 	it('without batching, the next chunk is claimed while the second half of the current one is sent', async () => {
 		const store = new DeduplicationStore();
 		const { scope } = mockService();
-		let storedWhenRow7Left = 0;
+		let storeCallsWhenRow6Left = 0;
 		scope
 			.post(CANDIDATE_PATH)
 			.times(16)
 			.reply(200, (_uri, body) => {
-				if (numberOf(body) === '7') storedWhenRow7Left = store.storedValues().length;
+				if (numberOf(body) === '6') storeCallsWhenRow6Left = store.calls;
 				return success({ transactionId: `TXN-${numberOf(body)}` });
 			});
 		// 2 in flight: chunks of 8 rows.
@@ -474,8 +489,8 @@ describe('Duplicate protection across executions', () => {
 		);
 
 		expect(result.error).toBeUndefined();
-		// Rows 0-15 recorded as sent before the last row of the first chunk left.
-		expect(storedWhenRow7Left).toBeGreaterThanOrEqual(16);
+		// The second chunk's claim started when row 4 was taken, before rows 6 and 7 left.
+		expect(storeCallsWhenRow6Left).toBe(2);
 		expect(store.calls).toBe(3);
 		expect(store.storedValues()).toHaveLength(32);
 	});
