@@ -109,4 +109,28 @@ describe('Bounded waits', () => {
 			authenticate.mockRestore();
 		}
 	});
+
+	it('a redirect is not followed: the key stays with the service and the error says where it pointed', async () => {
+		const { scope, requests } = mockService();
+		scope.post('/verification/api/1.0/ekyc-forms/form-1/diy-candidate').reply(307, '', {
+			Location: 'https://elsewhere.example/ekyc-forms/form-1/diy-candidate?token=secret-token',
+		});
+		const elsewhere = nock('https://elsewhere.example')
+			.post(/.*/)
+			.reply(200, success({ transactionId: 'TXN-9' }));
+
+		const result = await runActionNode({ parameters: createProfile });
+
+		expect(result.error?.message).toBe(
+			'Add a candidate to a form failed: the Candidate Verification Service answered HTTP 307, a redirect to https://elsewhere.example/ekyc-forms/form-1/diy-candidate',
+		);
+		expect(result.error?.description).toBe(
+			'The node does not follow redirects with your API key. Check the base URL in the credential (https:// rather than http://, the host the provider gave you) and run again.',
+		);
+		expect(JSON.stringify(result.error)).not.toContain('secret-token');
+		expect(requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+			'POST /verification/api/1.0/ekyc-forms/form-1/diy-candidate',
+		]);
+		expect(elsewhere.isDone()).toBe(false);
+	});
 });

@@ -606,7 +606,12 @@ class OperationRun {
 
 	/** A first step of an operation is plain JSON even when the operation reads a file. */
 	private jsonOnly(): Partial<IHttpRequestOptions> {
-		return { json: true, encoding: undefined, headers: { Accept: 'application/json' } };
+		return {
+			json: true,
+			encoding: undefined,
+			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
+		};
 	}
 
 	/**

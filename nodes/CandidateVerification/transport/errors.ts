@@ -79,6 +79,40 @@ function rejectionError(
 	});
 }
 
+/** Where a redirect points, without its query (which may carry a token). */
+function redirectTarget(headers: IN8nHttpFullResponse['headers'] | undefined): string | undefined {
+	const location = headers?.location;
+	const value = Array.isArray(location) ? location[0] : location;
+	if (typeof value !== 'string' || value === '') return undefined;
+	return value.split(/[?#]/)[0];
+}
+
+/**
+ * The service's requests are not followed to another address (the key would go along, and a
+ * create could be sent as a GET), so a redirect is a failure that says where it points.
+ */
+function redirectError(
+	node: INode,
+	operationLabel: string,
+	response: Pick<IN8nHttpFullResponse, 'statusCode'> &
+		Partial<Pick<IN8nHttpFullResponse, 'headers'>>,
+): NodeApiError {
+	const { statusCode } = response;
+	const target = redirectTarget(response.headers);
+	return new NodeApiError(
+		node,
+		{ statusCode },
+		{
+			message: `${operationLabel} failed: the Candidate Verification Service answered HTTP ${statusCode}, a redirect${
+				target ? ` to ${target}` : ''
+			}`,
+			description:
+				'The node does not follow redirects with your API key. Check the base URL in the credential (https:// rather than http://, the host the provider gave you) and run again.',
+			httpCode: String(statusCode),
+		},
+	);
+}
+
 /**
  * Decides success on the envelope's `code`, not on the HTTP status: the service answers
  * `code: -1` under HTTP 200 as well as under 4xx. Returns the parsed envelope on success.
@@ -86,9 +120,11 @@ function rejectionError(
 export function assertSuccessfulResponse(
 	node: INode,
 	operationLabel: string,
-	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'>,
+	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'> &
+		Partial<Pick<IN8nHttpFullResponse, 'headers'>>,
 ): ServiceEnvelope {
 	const { statusCode } = response;
+	if (statusCode >= 300 && statusCode < 400) throw redirectError(node, operationLabel, response);
 	const body = parseJsonText(response.body);
 
 	if (isEnvelope(body)) {

@@ -308,6 +308,8 @@ export const operation: OperationDefinition = {
 			encoding: 'stream',
 			json: false,
 			headers: { Accept: '*/*', 'Content-Type': 'application/json' },
+			// A file may be served from another address (a storage service): followed, as before.
+			disableFollowRedirect: false,
 		},
 	},
 };
