@@ -13,7 +13,8 @@
  *   BENCH_PREFLIGHT_SIZE (1000)   items of the preflight case (0 = skip)
  *   BENCH_RAW_FETCH (1)           0 skips raw Node fetch of the same requests at the first latency
  *   BENCH_VARIANTS                which variants run (e.g. one alone under --cpu-prof), of VARIANTS
- *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default, 50)
+ *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default)
+ *   BENCH_WARM_UP_ITEMS (500)     items of each variant's warm-up run (not reported)
  *   BENCH_PROTECTION_SIZE (1000)  Create items of the duplicate protection cases (0 = skip): Map
  *                                 Automatically with the protection Off (every latency), and on with
  *                                 10,000 and 100,000 rows already recorded (first latency)
@@ -27,7 +28,8 @@ const VARIANTS = {
 	create: ['node', 'manual', 'manual3', 'http', 'lean', 'lean3'],
 	submit: ['node', 'manual', 'http', 'lean'],
 };
-const WARM_UP_ITEMS = 20;
+/** Items of each variant's warm-up run (not reported): enough for V8 to optimise the hot paths. */
+const WARM_UP_ITEMS = Number(process.env.BENCH_WARM_UP_ITEMS || 500);
 /** Duplicate protection cases: Off, and on with this many rows recorded before each run. */
 const PROTECTION_VARIANTS = ['protectionOff', 'recorded10000', 'recorded100000'];
 const recordedRows = (variant) => Number(/^recorded(\d+)$/.exec(variant)?.[1] ?? 0);

@@ -253,6 +253,12 @@ async function runOnce(c) {
 
 const label = (c) => `${c.op} ${c.variant} ${c.count} items ${c.latencyMs} ms`;
 
+/**
+ * Node's fetch, node:http with a connection per request, and n8n's own request helper with no node
+ * around it (with and without its redirect layer): bench/raw-fetch.js.
+ */
+const RAW_MODES = ['', 'fresh', 'helper', 'helper-no-redirects'];
+
 /** Node's own fetch of the same Profile → Create requests, in a process of its own (Node of n8n). */
 async function rawFetch(latencyMs, count, concurrency, mode = '') {
 	const sandbox = prepared.sandboxes.find((s) => s.latencyMs === latencyMs);
@@ -308,7 +314,7 @@ async function main() {
 		const latencyMs = config.latencies[0];
 		for (const count of config.sizes) {
 			for (let r = 0; r < Math.max(1, config.runs); r++) {
-				for (const mode of ['', 'fresh']) {
+				for (const mode of RAW_MODES) {
 					const raw = await rawFetch(latencyMs, count, DEFAULT_CONCURRENCY, mode);
 					rawFetches.push({
 						latencyMs,

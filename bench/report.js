@@ -120,21 +120,29 @@ function protectionTable(results, config) {
 	return lines.join('\n');
 }
 
-/** Node's own fetch of the same requests, the floor of any send path. */
+/**
+ * The floors of any send path: Node's own fetch, node:http with a connection per request, and n8n's
+ * request helper alone (no node, no workflow), with and without its redirect layer.
+ */
 function rawFetchTable(results, config, rawFetches = []) {
 	if (rawFetches.length === 0) return '';
 	const lines = [
-		`| Profile → Create at ${config.latencies[0]} ms | Items | Raw Node fetch (50 at a time, keep-alive) | Raw node:http, a connection per request (50 at a time) | This node, Map Automatically | **Ratio to raw fetch** (target ≤ 1.2×) | Ratio to a connection per request | 3 fields by expressions | Ratio to raw fetch | Leanest HTTP Request | Ratio to raw fetch |`,
-		'|---|---|---|---|---|---|---|---|---|---|---|',
+		`| Profile → Create at ${config.latencies[0]} ms, 50 at a time | Items | Raw Node fetch (keep-alive) | Raw node:http, a connection per request | n8n's request helper alone (no node) | The same without redirects (this node's requests) | This node, Map Automatically | **Ratio to raw fetch** (target ≤ 1.2×) | Ratio to n8n's helper alone, without redirects | n8n's helper alone / raw fetch | 3 fields by expressions | Ratio to raw fetch | Leanest HTTP Request | Ratio to raw fetch |`,
+		'|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 	];
 	for (const count of config.sizes) {
 		const rawOf = (mode) =>
 			median(rawFetches.filter((r) => r.count === count && r.mode === mode).map((r) => r.ms));
-		const [raw, fresh] = [rawOf(''), rawOf('fresh')];
+		const [raw, fresh, helper, helperNoRedirects] = [
+			'',
+			'fresh',
+			'helper',
+			'helper-no-redirects',
+		].map(rawOf);
 		const of = (variant) =>
 			summarize(results, 'create', variant, config.latencies[0], count).nodeMs;
 		lines.push(
-			`| same requests | ${count} | ${seconds(raw)} | ${seconds(fresh)} | ${seconds(of('node'))} | **${ratio(of('node'), raw)}** | ${ratio(of('node'), fresh)} | ${seconds(of('manual3'))} | ${ratio(of('manual3'), raw)} | ${seconds(of('lean'))} | ${ratio(of('lean'), raw)} |`,
+			`| same requests | ${count} | ${seconds(raw)} | ${seconds(fresh)} | ${seconds(helper)} | ${seconds(helperNoRedirects)} | ${seconds(of('node'))} | **${ratio(of('node'), raw)}** | ${ratio(of('node'), helperNoRedirects)} | ${ratio(helper, raw)} | ${seconds(of('manual3'))} | ${ratio(of('manual3'), raw)} | ${seconds(of('lean'))} | ${ratio(of('lean'), raw)} |`,
 		);
 	}
 	return lines.join('\n');

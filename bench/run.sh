@@ -77,5 +77,5 @@ echo "# starting n8n on http://127.0.0.1:$N8N_PORT"
 cv_start_n8n "$RUN/n8n.log" || { tail -40 "$RUN/n8n.log" >&2; fail "n8n did not start"; }
 
 BENCH_N8N_URL=http://127.0.0.1:$N8N_PORT BENCH_N8N_PID=$CV_N8N_PID BENCH_RUN_DIR=$RUN BENCH_LATENCIES=$LATENCIES \
-	BENCH_N8N_VERSION=$CV_N8N_VERSION BENCH_N8N_NODE=$("$CV_NODE24_DIR/bin/node" -v | tr -d v) BENCH_N8N_NODE_BIN="$CV_NODE24_DIR/bin/node" \
+	BENCH_N8N_VERSION=$CV_N8N_VERSION BENCH_N8N_NODE=$("$CV_NODE24_DIR/bin/node" -v | tr -d v) BENCH_N8N_NODE_BIN="$CV_NODE24_DIR/bin/node" BENCH_N8N_MODULES="$CV_N8N_DIR/node_modules" \
 	node "$CV_ROOT/bench/measure.js" "$@"
