@@ -23,7 +23,8 @@ const n8nPid = Number(process.env.BENCH_N8N_PID);
 const runDir = process.env.BENCH_RUN_DIR;
 const prepared = JSON.parse(fs.readFileSync(path.join(runDir, 'prepared.json'), 'utf8'));
 /** The node's default Max Concurrent Requests (engine/requestOptions.ts), for raw fetch. */
-const DEFAULT_CONCURRENCY = 50;
+/** Raw sends (bench/raw-fetch.js): 50 at a time, their fastest setting on the 2-core bench machine. */
+const RAW_CONCURRENCY = 50;
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const N8N_LOG = path.join(runDir, 'n8n.log');
 /** The node's own debug line (nodes/CandidateVerification/engine/runOperation.ts, CHECK_LOG_MESSAGE). */
@@ -315,12 +316,12 @@ async function main() {
 		for (const count of config.sizes) {
 			for (let r = 0; r < Math.max(1, config.runs); r++) {
 				for (const mode of RAW_MODES) {
-					const raw = await rawFetch(latencyMs, count, DEFAULT_CONCURRENCY, mode);
+					const raw = await rawFetch(latencyMs, count, RAW_CONCURRENCY, mode);
 					rawFetches.push({
 						latencyMs,
 						count,
 						mode,
-						concurrency: DEFAULT_CONCURRENCY,
+						concurrency: RAW_CONCURRENCY,
 						run: r,
 						...raw,
 					});

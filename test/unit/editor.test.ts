@@ -171,7 +171,7 @@ describe('Settings → Request Options (declared by the node, at the paths n8n g
 		const batch = (options[0].options as Array<{ name: string; values: INodeProperties[] }>)[0];
 		expect(batch.name).toBe('batch');
 		expect(batch.values.map((value) => value.name)).toEqual(['batchSize', 'batchInterval']);
-		expect(options.find((option) => option.name === 'maxConcurrentRequests')?.default).toBe(50);
+		expect(options.find((option) => option.name === 'maxConcurrentRequests')?.default).toBe(200);
 	});
 
 	it('each option added pre-fills the value the node uses without it (Timeout 60 s, not a shorter one)', () => {
@@ -179,7 +179,7 @@ describe('Settings → Request Options (declared by the node, at the paths n8n g
 		const prefilled = Object.fromEntries(options.map((option) => [option.name, option.default]));
 		expect(prefilled).toMatchObject({
 			timeout: 60_000,
-			maxConcurrentRequests: 50,
+			maxConcurrentRequests: 200,
 			transientRetries: 2,
 			retryWait: 1000,
 			allowUnauthorizedCerts: false,

@@ -377,22 +377,32 @@ describe('Request Options → Max Concurrent Requests', () => {
 	beforeEach(() => nock.enableNetConnect('127.0.0.1'));
 
 	/**
-	 * A service that answers after a pause and counts the requests it holds at once. The pause is long
-	 * enough for the node to have every allowed request on the wire before the first answer, also on a
-	 * busy machine.
+	 * A service that counts the requests it holds at once. It answers them all 200 ms after it holds
+	 * `limit` (time for any request over the limit to arrive and be counted), or 3 s after the first,
+	 * so the node has every allowed request on the wire before the first answer, also on a busy
+	 * machine.
 	 */
-	async function countingService() {
-		let inFlight = 0;
+	async function countingService(limit: number) {
 		let most = 0;
-		const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-			inFlight++;
-			most = Math.max(most, inFlight);
-			request.resume();
-			void sleep(300).then(() => {
-				inFlight--;
+		const held: ServerResponse[] = [];
+		let answerAt: NodeJS.Timeout | undefined;
+		const answerAll = () => {
+			answerAt = undefined;
+			for (const response of held.splice(0)) {
 				response.setHeader('content-type', 'application/json');
 				response.end(JSON.stringify(success({ transactionId: 'TXN' })));
-			});
+			}
+		};
+		const answerIn = (ms: number) => {
+			clearTimeout(answerAt);
+			answerAt = setTimeout(answerAll, ms);
+		};
+		const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+			request.resume();
+			held.push(response);
+			most = Math.max(most, held.length);
+			if (held.length === limit) answerIn(200);
+			else if (held.length === 1) answerIn(3000);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as { port: number };
@@ -406,21 +416,21 @@ describe('Request Options → Max Concurrent Requests', () => {
 	it.each([
 		[{ maxConcurrentRequests: 3 }, 3],
 		[{ maxConcurrentRequests: '={{ 2 }}' }, 2],
-		[{}, 50],
+		[{}, 200],
 	] as Array<[INodeParameters, number]>)(
 		'with %j at most %i requests are in flight, and at times that many',
 		async (requestOptions, limit) => {
-			const service = await countingService();
+			const service = await countingService(limit);
 			try {
 				const result = await runActionNode({
-					// Three rounds of requests at the limit.
-					items: rows(2 * limit + 1),
+					// Two rounds of requests at the limit.
+					items: rows(2 * limit),
 					parameters: { ...createProfile, requestOptions },
 					credentials: service.credentials,
 				});
 
 				expect(result.error).toBeUndefined();
-				expect(result.items).toHaveLength(2 * limit + 1);
+				expect(result.items).toHaveLength(2 * limit);
 				expect(service.most()).toBe(limit);
 			} finally {
 				await service.close();

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../helpers/constants';
 
-export const DEFAULT_CONCURRENCY = 50;
+export const DEFAULT_CONCURRENCY = 200;
 export const DEFAULT_RETRIES = 2;
 export const DEFAULT_RETRY_WAIT_MS = 1000;
 
