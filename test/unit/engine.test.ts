@@ -437,4 +437,43 @@ describe('Request Options → Max Concurrent Requests', () => {
 			}
 		},
 	);
+
+	it('the first 200 requests start 25 per turn of the event loop, not all at once, so n8n answers other work between them', async () => {
+		const service = await countingService(200);
+		// A turn counter: one step per turn of the event loop (its check phase).
+		let turn = 0;
+		let ticking = true;
+		const tick = () => {
+			turn++;
+			if (ticking) setImmediate(tick);
+		};
+		setImmediate(tick);
+		const startedInTurn: number[] = [];
+		const { sendWithCredential } = transport;
+		const send = jest.spyOn(transport, 'sendWithCredential');
+		send.mockImplementation(async function (this: unknown, ...args) {
+			startedInTurn.push(turn);
+			return await sendWithCredential.apply(this as never, args);
+		});
+		try {
+			const result = await runActionNode({
+				items: rows(200),
+				parameters: createProfile,
+				credentials: service.credentials,
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(startedInTurn).toHaveLength(200);
+			const perTurn = new Map<number, number>();
+			for (const started of startedInTurn) perTurn.set(started, (perTurn.get(started) ?? 0) + 1);
+			// The counter steps in the check phase and the groups start in the timers phase: the first
+			// group (no wait) can share its step with the second, every later one has its own.
+			expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(50);
+			expect(perTurn.size).toBeGreaterThanOrEqual(7);
+		} finally {
+			ticking = false;
+			send.mockRestore();
+			await service.close();
+		}
+	});
 });
