@@ -124,9 +124,20 @@ function startProbe(intervalMs = 50) {
 	};
 }
 
-async function sandboxCall(url, method, what) {
-	const response = await fetch(`${url}/__sandbox/${what}`, { method });
-	return response.json();
+/**
+ * The sandbox's own endpoints. Retried: after thousands of connections in a few seconds (a
+ * connection per request) a new one can fail for a moment while the kernel recycles ports.
+ */
+async function sandboxCall(url, method, what, attempts = 5) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const response = await fetch(`${url}/__sandbox/${what}`, { method });
+			return await response.json();
+		} catch (error) {
+			if (attempt >= attempts) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+		}
+	}
 }
 
 /**
