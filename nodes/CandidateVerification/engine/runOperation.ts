@@ -49,7 +49,7 @@ export const IN_DOUBT_ADVICE =
  * The longest the all-items check holds n8n's main thread before letting its other work run (the
  * editor, webhooks, other executions): with expressions it takes 1–3 ms per item.
  */
-const CHECK_SLICE_MS = 50;
+const CHECK_SLICE_MS = 20;
 /**
  * Requests started in one turn of n8n's event loop when a run starts: each costs n8n's request
  * helper about 0.5 ms before it leaves, so 200 at once would hold n8n's main thread for 100 ms.
