@@ -385,17 +385,17 @@ describe('Request Options → Max Concurrent Requests', () => {
 	async function countingService(limit: number) {
 		let most = 0;
 		const held: ServerResponse[] = [];
-		let answerAt: NodeJS.Timeout | undefined;
+		// Only the latest wait answers: a later one replaces it.
+		let latestWait = 0;
 		const answerAll = () => {
-			answerAt = undefined;
 			for (const response of held.splice(0)) {
 				response.setHeader('content-type', 'application/json');
 				response.end(JSON.stringify(success({ transactionId: 'TXN' })));
 			}
 		};
 		const answerIn = (ms: number) => {
-			clearTimeout(answerAt);
-			answerAt = setTimeout(answerAll, ms);
+			const wait = ++latestWait;
+			void sleep(ms).then(() => wait === latestWait && answerAll());
 		};
 		const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
 			request.resume();
@@ -445,9 +445,10 @@ describe('Request Options → Max Concurrent Requests', () => {
 		let ticking = true;
 		const tick = () => {
 			turn++;
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published: the event loop's check phase
 			if (ticking) setImmediate(tick);
 		};
-		setImmediate(tick);
+		tick();
 		const startedInTurn: number[] = [];
 		const { sendWithCredential } = transport;
 		const send = jest.spyOn(transport, 'sendWithCredential');
