@@ -92,7 +92,9 @@ class N8nClient {
 		for (;;) {
 			try {
 				const execution = await this.api('GET', `/executions/${executionId}?includeData=true`);
-				if (FINISHED.has(execution.status)) return execution;
+				// n8n 1.x writes a finished execution's status before its data: until the data is
+				// there, the public API answers the status with no data.
+				if (FINISHED.has(execution.status) && execution.data?.resultData) return execution;
 			} catch (error) {
 				if (error.status !== 404) throw error;
 			}
