@@ -378,9 +378,9 @@ describe('Request Options → Max Concurrent Requests', () => {
 
 	/**
 	 * A service that counts the requests it holds at once. It answers them all 200 ms after it holds
-	 * `limit` (time for any request over the limit to arrive and be counted), or 3 s after the first,
-	 * so the node has every allowed request on the wire before the first answer, also on a busy
-	 * machine.
+	 * `limit` (time for any request over the limit to arrive and be counted), or 10 s after the first
+	 * when fewer come, so the node has every allowed request on the wire before the first answer,
+	 * also on a busy machine.
 	 */
 	async function countingService(limit: number) {
 		let most = 0;
@@ -402,7 +402,7 @@ describe('Request Options → Max Concurrent Requests', () => {
 			held.push(response);
 			most = Math.max(most, held.length);
 			if (held.length === limit) answerIn(200);
-			else if (held.length === 1) answerIn(3000);
+			else if (held.length === 1) answerIn(10_000);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as { port: number };
