@@ -94,6 +94,7 @@ describe('Credential candidateVerificationApi', () => {
 			url: '/verification/api/1.0/purposes',
 			method: 'GET',
 			json: true,
+			disableFollowRedirect: true,
 		});
 	});
 });
@@ -353,6 +354,17 @@ describe('Credential test, run as n8n runs it', () => {
 			status: 'Error',
 			message: expect.stringContaining('did not answer like the Candidate Verification Service'),
 		});
+	});
+
+	it('fails on a redirect, without sending the key to where it points', async () => {
+		mockService()
+			.scope.get(PURPOSES)
+			.reply(301, '', { Location: 'https://elsewhere.example/verification/api/1.0/purposes' });
+		const elsewhere = nock('https://elsewhere.example')
+			.get(/.*/)
+			.reply(200, success({ total: 0, list: [] }));
+		expect((await runCredentialTest()).status).toBe('Error');
+		expect(elsewhere.isDone()).toBe(false);
 	});
 
 	it('fails on an HTTP error', async () => {
