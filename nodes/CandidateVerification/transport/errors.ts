@@ -79,6 +79,10 @@ function rejectionError(
 	});
 }
 
+/** An answer of the service as the checks below read it (headers only where a redirect needs them). */
+type ServiceAnswer = Pick<IN8nHttpFullResponse, 'statusCode' | 'body'> &
+	Partial<Pick<IN8nHttpFullResponse, 'headers'>>;
+
 /** Where a redirect points, without its query (which may carry a token). */
 function redirectTarget(headers: IN8nHttpFullResponse['headers'] | undefined): string | undefined {
 	const location = headers?.location;
@@ -94,8 +98,7 @@ function redirectTarget(headers: IN8nHttpFullResponse['headers'] | undefined): s
 function redirectError(
 	node: INode,
 	operationLabel: string,
-	response: Pick<IN8nHttpFullResponse, 'statusCode'> &
-		Partial<Pick<IN8nHttpFullResponse, 'headers'>>,
+	response: Omit<ServiceAnswer, 'body'>,
 ): NodeApiError {
 	const { statusCode } = response;
 	const target = redirectTarget(response.headers);
@@ -120,8 +123,7 @@ function redirectError(
 export function assertSuccessfulResponse(
 	node: INode,
 	operationLabel: string,
-	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'> &
-		Partial<Pick<IN8nHttpFullResponse, 'headers'>>,
+	response: ServiceAnswer,
 ): ServiceEnvelope {
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) throw redirectError(node, operationLabel, response);
