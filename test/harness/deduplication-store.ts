@@ -4,6 +4,7 @@ import type {
 	DeduplicationItemTypes,
 	DeduplicationScope,
 	ICheckProcessedContextData,
+	ICheckProcessedOptions,
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
@@ -12,15 +13,26 @@ import { sleep } from 'n8n-workflow';
 /**
  * n8n's deduplication store as n8n 2.41.1's DeduplicationHelper keeps it (one row per workflow and
  * context, an MD5 of each value, read and written whole with an await in between, no lock), in
- * memory. `calls` counts the round trips a run makes.
+ * memory: a scope's first row is an INSERT that fails like the database's primary key when another
+ * call inserted it in between (Postgres' unique violation), an UPDATE of a row deleted in between
+ * changes nothing, `maxEntries` drops the oldest. `calls` counts the round trips a run makes.
  */
 export class DeduplicationStore implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
 
 	calls = 0;
 
+	/** Round trips per scope: `node` (the node's record) and `workflow` (duplicate protection's lock). */
+	readonly callsByScope = { node: 0, workflow: 0 };
+
+	/** The values of every checkProcessedAndRecord call on the node's record, before n8n hashes them. */
+	readonly recorded: string[][] = [];
+
 	/** Makes every call fail (a database that is down). */
 	failing = false;
+
+	/** Makes the calls it returns true for fail (e.g. from the third claim on). */
+	failWhen: (scope: 'node' | 'workflow') => boolean = () => false;
 
 	private key(scope: DeduplicationScope, { workflow, node }: ICheckProcessedContextData) {
 		return `${String(workflow.id)}|${scope === 'node' ? `n:${node!.id}` : ''}`;
@@ -32,19 +44,40 @@ export class DeduplicationStore implements IDataDeduplicator {
 
 	private async read(key: string): Promise<string[] | undefined> {
 		this.calls += 1;
-		if (this.failing) throw new Error('SQLITE_BUSY: database is locked');
+		const scope = key.endsWith('|') ? 'workflow' : 'node';
+		this.callsByScope[scope] += 1;
+		if (this.failing || this.failWhen(scope)) throw new Error('SQLITE_BUSY: database is locked');
 		await sleep(1);
 		const row = this.rows.get(key);
 		return row && [...row];
+	}
+
+	/** Called between a call's read and its write (tests pause or interleave there). */
+	betweenReadAndWrite: (key: string) => Promise<void> = async () => await sleep(1);
+
+	private async write(key: string, existed: boolean, hashes: string[]): Promise<void> {
+		await this.betweenReadAndWrite(key);
+		if (!existed) {
+			if (this.rows.has(key)) {
+				throw Object.assign(
+					new Error('duplicate key value violates unique constraint "PK_processed_data"'),
+					{ code: '23505' },
+				);
+			}
+			this.rows.set(key, hashes);
+		} else if (this.rows.has(key)) this.rows.set(key, hashes);
 	}
 
 	async checkProcessedAndRecord(
 		items: DeduplicationItemTypes[],
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
+		options?: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		const key = this.key(scope, contextData);
-		const stored = (await this.read(key)) ?? [];
+		if (scope === 'node') this.recorded.push(items.map(String));
+		const existing = await this.read(key);
+		const stored = existing ?? [];
 		const known = new Set(stored);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -55,8 +88,8 @@ export class DeduplicationStore implements IDataDeduplicator {
 				stored.push(hash);
 			}
 		}
-		await sleep(1);
-		this.rows.set(key, stored);
+		if (options?.maxEntries) stored.splice(0, stored.length - options.maxEntries);
+		await this.write(key, existing !== undefined, stored);
 		return output;
 	}
 
@@ -69,9 +102,9 @@ export class DeduplicationStore implements IDataDeduplicator {
 		const stored = await this.read(key);
 		if (!stored) return;
 		const removed = new Set(items.map((item) => DeduplicationStore.hash(item)));
-		await sleep(1);
-		this.rows.set(
+		await this.write(
 			key,
+			true,
 			stored.filter((hash) => !removed.has(hash)),
 		);
 	}
@@ -81,6 +114,8 @@ export class DeduplicationStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 	): Promise<void> {
 		this.calls += 1;
+		this.callsByScope[scope === 'node' ? 'node' : 'workflow'] += 1;
+		if (this.failing) throw new Error('SQLITE_BUSY: database is locked');
 		this.rows.delete(this.key(scope, contextData));
 	}
 
@@ -108,8 +143,8 @@ let current = new DeduplicationStore();
 
 /** The store n8n-core's DataDeduplicationService hands the node in this test process. */
 const delegate: IDataDeduplicator = {
-	checkProcessedAndRecord: async (items, scope, contextData) =>
-		await current.checkProcessedAndRecord(items, scope, contextData),
+	checkProcessedAndRecord: async (items, scope, contextData, options) =>
+		await current.checkProcessedAndRecord(items, scope, contextData, options),
 	removeProcessed: async (items, scope, contextData) =>
 		await current.removeProcessed(items, scope, contextData),
 	clearAllProcessedItems: async (scope, contextData) =>

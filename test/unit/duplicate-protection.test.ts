@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
+import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import * as transport from '../../nodes/CandidateVerification/transport';
 import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
@@ -163,7 +163,7 @@ describe('Duplicate protection across executions', () => {
 		expect(first.error?.message).toBe(
 			'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
 		);
-		expect(first.error?.description).toContain(IN_DOUBT_ADVICE);
+		expect(first.error?.description).toContain(PROFILE_LOST_ANSWER_ADVICE);
 		expect(first.error?.description).not.toContain('Retry On Fail');
 
 		const again = await runRows(3, { ...createProfile, ...oneAtATime }, store);
@@ -175,9 +175,9 @@ describe('Duplicate protection across executions', () => {
 		);
 		expect(again.error?.description).toBe(
 			[
-				'Add a candidate to a form: the earlier request left n8n but no answer was recorded (a timeout, a reset, a crash, or an execution still running). Check at the service (Transaction → Get Status, or the service’s dashboard) whether this row exists.',
-				'If it does, nothing is to be done. If not, send it with Duplicate Protection → Send These Rows Again.',
-				'Set Settings → On Error to Continue to send the other rows and get these on the error output.',
+				'Add a candidate to a form: the earlier request left n8n without an answer recorded (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). The service’s dashboard lists what it holds (the API cannot list or search them).',
+				'If the service has it: run this row once with Duplicate Protection → Record Rows as Sent and the ID you found; later runs then skip it and output that ID. If not: run this row alone with Duplicate Protection → Send These Rows Again (it sends every row of its input, so leave out the rest).',
+				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
 			].join('\n'),
 		);
 	});
@@ -200,7 +200,7 @@ describe('Duplicate protection across executions', () => {
 			'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
 		);
 		expect(String(again.error?.description).split('\n').at(-1)).toBe(
-			'Not sent (the run stopped at the first failure): item 1, item 2. With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output.',
+			'Not sent (the run stopped at the first failure): item 1, item 2. With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).',
 		);
 		nock.cleanAll();
 	});
@@ -220,7 +220,7 @@ describe('Duplicate protection across executions', () => {
 				error:
 					'Add a candidate to a form failed: the Candidate Verification Service did not answer within 60 s',
 				inDoubt: true,
-				description: IN_DOUBT_ADVICE,
+				description: PROFILE_LOST_ANSWER_ADVICE,
 			},
 		]);
 
@@ -365,18 +365,18 @@ describe('Duplicate protection across executions', () => {
 		]);
 	});
 
-	it('two executions started at the same moment in one process with the same rows: each row is sent once', async () => {
+	it('two executions at the same moment with the same rows: each row is sent once, the later execution waits for the answer and outputs the ID', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
-		// The service answers once the later execution has claimed the rows too (3 round trips: the
-		// first claim, then the later one's claim and its check of what was accepted), or after 5 s.
+		// The service answers once the later execution has met the rows (its claim and its check of
+		// what was accepted: 3 calls on the node's record), or after 10 s.
 		scope
 			.post(CANDIDATE_PATH)
 			.times(3)
 			.reply((_uri, body, answer) => {
-				const deadline = Date.now() + 5000;
+				const deadline = Date.now() + 10_000;
 				const wait = () => {
-					if (store.calls >= 3 || Date.now() > deadline) {
+					if (store.callsByScope.node >= 3 || Date.now() > deadline) {
 						answer(null, [200, success({ transactionId: `TXN-${numberOf(body)}` })]);
 					} else void sleep(10).then(wait);
 				};
@@ -388,9 +388,53 @@ describe('Duplicate protection across executions', () => {
 		]);
 
 		expect(sentNames(requests).sort()).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
-		// The later one met rows still on their way: in doubt, not sent.
-		const later = [one, two].find((run) => outputJson(run).some((json) => json.inDoubt));
-		expect(outputJson(later!).map((json) => json.inDoubt)).toEqual([true, true, true]);
+		const later = [one, two].find((run) => outputJson(run).some((json) => json.alreadySent))!;
+		expect(outputJson(later)).toEqual(
+			[0, 1, 2].map((index) => ({
+				transactionId: `TXN-${index}`,
+				formId: FORM_ID,
+				name: `Candidate ${index}`,
+				alreadySent: true,
+				sentAt: expect.stringMatching(ISO_TIME),
+			})),
+		);
+	});
+
+	it('a row another execution sent is named in doubt only after the wait (Wait for an Answer Elsewhere)', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		let answerNow: (() => void) | undefined;
+		scope
+			.post(CANDIDATE_PATH)
+			.reply((_uri, body, answer) => {
+				answerNow = () => answer(null, [200, success({ transactionId: 'TXN-slow' })]);
+			});
+		const unique = { ...createProfile, duplicateKey: `wait-${Date.now()}` };
+		const first = runRows(1, unique, store);
+		// The first execution's request is at the service, its answer held back.
+		while (!answerNow) await sleep(5);
+		const started = Date.now();
+		const second = await runRows(
+			1,
+			{ ...unique, duplicateProtectionOptions: { inDoubtWaitSeconds: 1 } },
+			store,
+			{ continueOnFail: true },
+		);
+		const waited = Date.now() - started;
+		answerNow();
+		await first;
+
+		expect(requests).toHaveLength(1);
+		expect(waited).toBeGreaterThanOrEqual(1000);
+		expect(outputJson(second)).toEqual([
+			{
+				error: 'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
+				inDoubt: true,
+				description: expect.stringContaining(
+					'the earlier request left n8n without an answer recorded; no answer came in the 1 s waited for it',
+				),
+			},
+		]);
 	});
 
 	it('keeps no personal data: n8n stores hashes, the static data hashes, times and transaction IDs', async () => {
@@ -404,32 +448,37 @@ describe('Duplicate protection across executions', () => {
 			staticData,
 		});
 
-		const saved = Object.values(staticData)[0] as IDataObject;
-		const everything = JSON.stringify([store.storedValues(), saved]);
+		// Kept per node ID in the workflow's static data (a renamed node keeps them).
+		const kept = (staticData.global as IDataObject).candidateVerificationSentRows as IDataObject;
+		expect(Object.keys(kept)).toEqual(['00000000-0000-4000-8000-000000000002']);
+		const saved = Object.values(kept)[0] as IDataObject;
+		const everything = JSON.stringify([store.storedValues(), staticData]);
 		for (const personal of ['Candidate', '+91987654', FORM_ID, 'Female']) {
 			expect(everything).not.toContain(personal);
 		}
+		// SENT and ACCEPTED per row; the lock's row is gone once released.
 		expect(store.storedValues()).toHaveLength(4);
-		expect(Object.keys(saved.sentRows as IDataObject)).toEqual([
+		expect(Object.keys(saved)).toEqual([
 			expect.stringMatching(/^[0-9a-f]{64}$/),
 			expect.stringMatching(/^[0-9a-f]{64}$/),
 		]);
-		expect(Object.values(saved.sentRows as IDataObject)).toEqual([
+		expect(Object.values(saved)).toEqual([
 			[expect.stringMatching(ISO_TIME), 'TXN-0'],
 			[expect.stringMatching(ISO_TIME), 'TXN-1'],
 		]);
 	});
 
-	it('a run of 200 new rows makes 2 round trips to the store, not one per row', async () => {
+	it('a run of 200 new rows makes 2 round trips to the node’s record, each inside the lock (4 calls on the workflow’s row)', async () => {
 		const store = new DeduplicationStore();
 		acceptingService(200);
 		const result = await runRows(200, createProfile, store);
 
 		expect(result.error).toBeUndefined();
-		expect(store.calls).toBe(2);
+		expect(store.callsByScope).toEqual({ node: 2, workflow: 8 });
+		expect(store.rows.has('wf-test|')).toBe(false);
 	});
 
-	it('rows are recorded just before they leave, chunk by chunk: after a crash mid-run only the rows on their way are in doubt', async () => {
+	it('rows are recorded just before they leave, batch by batch: after a crash mid-run only the batch on its way is in doubt', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
 		let atCrash: DeduplicationStore | undefined;
@@ -453,7 +502,12 @@ describe('Duplicate protection across executions', () => {
 			.post(CANDIDATE_PATH)
 			.times(2)
 			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}-again` }));
-		const rerun = await runRows(6, batchesOfTwo, atCrash!, { continueOnFail: true });
+		const rerun = await runRows(
+			6,
+			{ ...batchesOfTwo, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
+			atCrash!,
+			{ continueOnFail: true },
+		);
 
 		expect(sentNames(requests.slice(6))).toEqual(['Candidate 4', 'Candidate 5']);
 		expect(
@@ -470,29 +524,72 @@ describe('Duplicate protection across executions', () => {
 		]);
 	});
 
-	it('without batching, the next chunk is claimed while the second half of the current one is sent', async () => {
+	it('unbatched, rows are claimed as answers free the slots: never more than Max Concurrent Requests + a reserve claimed and unanswered', async () => {
 		const store = new DeduplicationStore();
 		const { scope } = mockService();
-		let storeCallsWhenRow6Left = 0;
+		let answered = 0;
+		const claimedUnanswered: number[] = [];
+		const claimedSoFar = () =>
+			store.recorded.flat().filter((value) => value.startsWith('s:')).length;
 		scope
 			.post(CANDIDATE_PATH)
-			.times(16)
-			.reply(200, (_uri, body) => {
-				if (numberOf(body) === '6') storeCallsWhenRow6Left = store.calls;
-				return success({ transactionId: `TXN-${numberOf(body)}` });
+			.times(40)
+			.reply((_uri, body, answer) => {
+				claimedUnanswered.push(claimedSoFar() - answered);
+				void sleep(5).then(() => {
+					answered += 1;
+					answer(null, [200, success({ transactionId: `TXN-${numberOf(body)}` })]);
+				});
 			});
-		// 2 in flight: chunks of 8 rows.
-		const result = await runRows(
-			16,
-			{ ...createProfile, requestOptions: { maxConcurrentRequests: 2 } },
-			store,
-		);
+		// 4 in flight: a reserve of 1 (an eighth of 4, rounded up), so at most 5 claimed ahead of answers.
+		const result = await runRows(40, { ...createProfile, requestOptions: { maxConcurrentRequests: 4 } }, store);
 
 		expect(result.error).toBeUndefined();
-		// The second chunk's claim started when row 4 was taken, before rows 6 and 7 left.
-		expect(storeCallsWhenRow6Left).toBe(2);
-		expect(store.calls).toBe(3);
-		expect(store.storedValues()).toHaveLength(32);
+		expect(outputJson(result)).toHaveLength(40);
+		expect(Math.max(...claimedUnanswered)).toBeLessThanOrEqual(5);
+		expect(claimedSoFar()).toBe(40);
+		expect(store.storedValues()).toHaveLength(80);
+	});
+
+	it('a worker killed with 200 requests out and none answered (300 rows, the defaults): 225 rows are in doubt, the other 75 are sent by the next run', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		let atCrash: DeduplicationStore | undefined;
+		const held: Array<() => void> = [];
+		scope
+			.post(CANDIDATE_PATH)
+			.times(300)
+			.reply((_uri, body, answer) => {
+				const reply = () => answer(null, [200, success({ transactionId: `TXN-${numberOf(body)}` })]);
+				if (atCrash) return reply();
+				held.push(reply);
+				if (held.length === 200) atCrash = store.copy();
+			});
+		const crashed = runRows(300, createProfile, store);
+		while (!atCrash) await sleep(10);
+		// The process is gone: what it had sent stays unanswered in the copy of the database.
+		held.forEach((release) => release());
+		await crashed;
+
+		scope
+			.post(CANDIDATE_PATH)
+			.times(75)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}-again` }));
+		const rerun = await runRows(
+			300,
+			{ ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
+			atCrash,
+			{ continueOnFail: true },
+		);
+
+		const outcomes = outputJson(rerun).map((json) => (json.inDoubt ? 'in doubt' : String(json.transactionId)));
+		expect(outcomes.filter((outcome) => outcome === 'in doubt')).toHaveLength(225);
+		expect(outcomes.slice(225)).toEqual(
+			Array.from({ length: 75 }, (_, index) => `TXN-${225 + index}-again`),
+		);
+		expect(sentNames(requests.slice(300))).toEqual(
+			Array.from({ length: 75 }, (_, index) => `Candidate ${225 + index}`),
+		);
 	});
 
 	it('the store cannot be read: nothing is sent and the error says how to go on', async () => {
@@ -503,10 +600,58 @@ describe('Duplicate protection across executions', () => {
 
 		expect(requests).toHaveLength(0);
 		expect(result.error?.message).toBe(
-			'Duplicate protection could not read n8n’s record of rows sent before',
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
 		);
 		expect(result.error?.description).toBe(
-			'SQLITE_BUSY: database is locked\nNothing was sent to the Candidate Verification Service. Set Duplicate Protection to Off to send without it, or to Send These Rows Again to send rows you have checked.',
+			'SQLITE_BUSY: database is locked\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.',
+		);
+	});
+
+	it('the store fails at a later claim: the rows accepted before are recorded (the error says so), the rest are not sent; a later run sends only those', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(6);
+		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
+		// Claims of 2 rows (1 in flight + a reserve of 1): the third claim fails, the settle works.
+		let claims = 0;
+		store.failWhen = (scope) => scope === 'node' && ++claims === 3;
+		const result = await runRows(6, oneInFlight, store);
+
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
+		expect(result.error?.message).toBe(
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+		);
+		expect(result.error?.description).toBe(
+			[
+				'SQLITE_BUSY: database is locked',
+				'The rows the service accepted in this run are recorded: a later run skips them.',
+				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+			].join('\n'),
+		);
+
+		store.failWhen = () => false;
+		const again = await runRows(6, oneInFlight, store);
+		expect(sentNames(requests.slice(3))).toEqual(['Candidate 3', 'Candidate 4', 'Candidate 5']);
+		expect(outputJson(again).map((json) => json.alreadySent ?? false)).toEqual([
+			true, true, true, false, false, false,
+		]);
+	});
+
+	it('the store fails at a later claim and when recording the outcome: the error names the accepted rows with their IDs and how to record them', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(6);
+		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
+		let claims = 0;
+		store.failWhen = (scope) => scope === 'node' && ++claims >= 3;
+		const result = await runRows(6, oneInFlight, store);
+
+		expect(sentNames(requests)).toHaveLength(3);
+		// Row 0's acceptance went with the second claim; rows 1 and 2 were to go with the third.
+		expect(result.error?.description).toBe(
+			[
+				'SQLITE_BUSY: database is locked',
+				'Accepted by the service but NOT recorded (a later run would send them again): item 1: TXN-1, item 2: TXN-2. Before running these rows again, record them with Duplicate Protection → Record Rows as Sent and these IDs, or leave them out of the input.',
+				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+			].join('\n'),
 		);
 	});
 

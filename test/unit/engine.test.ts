@@ -5,7 +5,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import * as transport from '../../nodes/CandidateVerification/transport';
-import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
+import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
@@ -207,7 +207,7 @@ describe('A stop at the first failure', () => {
 				'- "mobile" is already registered',
 				'(HTTP 200, code -1)',
 				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
-				'Not sent (the run stopped at the first failure): item 2, item 3, item 4. Running the same rows again sends them: duplicate protection skips the rows the service accepted and holds the rows without an answer as in doubt.',
+				'Not sent (the run stopped at the first failure): item 2, item 3, item 4. Running the same rows again sends them: duplicate protection skips the rows the service accepted.',
 			].join('\n'),
 		);
 	});
@@ -260,8 +260,8 @@ describe("The node's own retries of transient failures", () => {
 		expect(result.error?.description).toBe(
 			[
 				'Body starts with: 502 Bad Gateway',
-				IN_DOUBT_ADVICE,
-				'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
+				PROFILE_LOST_ANSWER_ADVICE,
+				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
 			].join('\n'),
 		);
 	});
@@ -319,7 +319,7 @@ describe("The node's own retries of transient failures", () => {
 				/^Add a candidate to a form failed: the Candidate Verification Service (closed the connection before answering|did not answer within 60 s)$/,
 			);
 			expect(result.error?.description).toContain(
-				'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
+				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
 			);
 		},
 	);

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { IN_DOUBT_ADVICE } from '../../nodes/CandidateVerification/engine/runOperation';
+import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { TEST_CREDENTIALS, TestCredentialsHelper } from '../harness/credentials-helper';
 import { runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
@@ -80,8 +80,8 @@ describe('Bounded waits', () => {
 			expect(result.error?.description).toBe(
 				[
 					'The service or a proxy in between dropped the connection. (ECONNRESET)',
-					IN_DOUBT_ADVICE,
-					'No answer for item 0: the service may have accepted it; check at the service before sending it again.',
+					PROFILE_LOST_ANSWER_ADVICE,
+					'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
 				].join('\n'),
 			);
 		} finally {
@@ -124,8 +124,13 @@ describe('Bounded waits', () => {
 		expect(result.error?.message).toBe(
 			'Add a candidate to a form failed: the Candidate Verification Service answered HTTP 307, a redirect to https://elsewhere.example/ekyc-forms/form-1/diy-candidate',
 		);
+		// A redirect does not say whether the service acted: the row is held in doubt, not sent again.
 		expect(result.error?.description).toBe(
-			'The node does not follow redirects with your API key. Check the base URL in the credential (https:// rather than http://, the host the provider gave you) and run again.',
+			[
+				'The node does not follow redirects with your API key. Check the base URL in the credential (https:// rather than http://, the host the provider gave you) and run again.',
+				PROFILE_LOST_ANSWER_ADVICE,
+				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
+			].join('\n'),
 		);
 		expect(JSON.stringify(result.error)).not.toContain('secret-token');
 		expect(requests.map(({ method, path }) => `${method} ${path}`)).toEqual([

@@ -17,16 +17,22 @@ import {
 	networkCode,
 	networkError,
 	networkFailureKind,
+	parseJsonText,
 } from '../transport/errors';
 import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
 import { ExpressionBatch } from './expressions';
 import { ItemInput, problemLine, type Problem } from './itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import { readRunSettings, type RunSettings } from './requestOptions';
-import { DUPLICATE_KEY, DUPLICATE_MODES, SentRecord, type RowState } from './sentRecord';
+import {
+	DUPLICATE_KEY,
+	DUPLICATE_MODES,
+	DuplicateProtection,
+	ID_FOUND,
+	type ProtectedRun,
+} from './duplicateProtection';
 
 export const CHECK_LOG_MESSAGE = 'Candidate Verification: all-items check of';
-export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
 
 const NOTHING_SENT =
 	'Nothing was sent to the Candidate Verification Service for any item. Fix these items and run again, or set Settings → On Error to Continue to send the valid items.';
@@ -41,10 +47,9 @@ const READ_RETRY_STATUSES = [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
  */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const MAX_RETRY_AFTER_MS = 30_000;
-/** Rows claimed at once, per concurrent request, when the run is not batched. */
-const CLAIM_CHUNK_PER_CONCURRENT_REQUEST = 4;
-export const IN_DOUBT_ADVICE =
-	'No answer came, so the service may have created it. Check at the service (Transaction → Get Status, or the service’s dashboard) before sending this row again. Duplicate protection holds it as in doubt: a later run does not send it unless its Duplicate Protection is Send These Rows Again.';
+/** On an item whose answer was lost where no duplicate protection holds it. */
+export const LOST_ANSWER_ADVICE =
+	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have acted on it. Check at the service (its dashboard) before sending this row again: nothing stops a later run from sending it.';
 /**
  * The longest the all-items check holds n8n's main thread before letting its other work run (the
  * editor, webhooks, other executions): with expressions it takes 1–3 ms per item.
@@ -67,15 +72,35 @@ interface CheckedItem {
 	prepared?: PreparedRequest;
 	/** Duplicate Key, when the node's duplicate protection uses one. */
 	duplicateKey?: string;
+	/** Duplicate Protection → Record Rows as Sent: the ID the user found at the service. */
+	idFound?: string;
 	problems: Problem[];
 }
 
+const ID_FOUND_LABEL = 'ID Found at the Service';
+
 interface Failure {
 	error: NodeError;
-	/** No answer came (timeout, reset): the service may have acted on the request. */
+	/**
+	 * The request left and no clear answer came (a timeout, a reset, a cancel, a 5xx, an answer
+	 * that is not the service's): the service may have acted on it.
+	 */
 	answerLost: boolean;
 	/** Not sent: an earlier execution sent this row and got no answer (duplicate protection). */
 	heldInDoubt?: true;
+}
+
+/**
+ * The service certainly did not act on a request answered so: its own envelope with a failure code
+ * (under a 2xx or 4xx status), or a 429 / 503.
+ */
+function isClearRefusal(response: IN8nHttpFullResponse): boolean {
+	const { statusCode } = response;
+	if (NOT_PROCESSED_STATUSES.includes(statusCode)) return true;
+	if (statusCode >= 300 && statusCode < 400) return false;
+	if (statusCode >= 500) return false;
+	const body = parseJsonText(response.body) as { code?: unknown } | undefined;
+	return typeof body === 'object' && body !== null && typeof body.code === 'number' && body.code !== 0;
 }
 
 function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
@@ -149,25 +174,19 @@ export async function runOperation(
 	const continueOnFail = this.continueOnFail();
 	const settings = readRunSettings(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const record = operation.protectedFromDuplicates
-		? SentRecord.open(this, [
-				credentials.environment,
-				baseUrlFromCredentials(credentials),
-				operation.method,
-				operation.path,
-			])
+	const run = new OperationRun(this, operation, settings, credentials);
+	const protection = operation.protectedFromDuplicates
+		? DuplicateProtection.open(run, credentials, baseUrlFromCredentials(credentials))
 		: undefined;
-	if (record?.mode === DUPLICATE_MODES.forgetAll) {
-		await record.forgetAll();
-		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
-	}
-	const checked = await checkAllItems(this, operation, items, credentials, record !== undefined);
+	const passedThrough = await protection?.runModeWithoutRows(items);
+	if (passedThrough) return passedThrough;
+	const checked = await checkAllItems(this, operation, items, credentials, protection);
+	run.checked = checked;
 
 	const problems = checked.flatMap((item) => item.problems);
 	if (problems.length > 0 && !continueOnFail) throw problemsError(this, problems, true);
 
-	const run = new OperationRun(this, operation, settings, credentials);
-	const outputs: INodeExecutionData[][] = [];
+	const outputs = run.outputs;
 	let toSend: number[] = [];
 	checked.forEach(({ problems: itemProblems }, itemIndex) => {
 		if (itemProblems.length > 0) {
@@ -181,16 +200,31 @@ export async function runOperation(
 		} else toSend.push(itemIndex);
 	});
 
-	const protection = record && new DuplicateProtection(run, record, checked, outputs);
-	if (protection) toSend = protection.firstOfEachRow(toSend);
+	if (protection?.mode === DUPLICATE_MODES.recordAsSent) {
+		await protection.recordAsSent(checked, outputs, toSend);
+		return [outputs.flat()];
+	}
+	if (protection) toSend = protection.firstOfEachRow(toSend, checked);
+	run.protection = protection;
 
-	await run.sendAll(toSend, checked, items, outputs, protection);
-	await protection?.settle();
+	await run.sendAll(toSend, items);
+	await protection?.settle(outputs);
 
+	if (protection?.halted) {
+		const notSent = toSend.filter(
+			(index) => !run.started.has(index) && (!protection.skipped.has(index) || protection.notClaimed.has(index)),
+		);
+		const error = protection.storeError(notSent);
+		if (!continueOnFail) {
+			run.memory.keep(run.accepted);
+			throw error;
+		}
+		for (const index of notSent) outputs[index] = run.errorOutput(error, index);
+	}
 	if (run.failures.size > 0 && !continueOnFail) {
 		run.memory.keep(run.accepted);
 		const notSent = toSend.filter((index) => !protection?.skipped.has(index));
-		throw run.stopError(notSent, protection !== undefined);
+		throw run.stopError(notSent);
 	}
 	run.memory.clear();
 	return [outputs.flat()];
@@ -201,7 +235,7 @@ async function checkAllItems(
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 	credentials: ICredentialDataDecryptedObject,
-	readsDuplicateKey: boolean,
+	protection: DuplicateProtection | undefined,
 ): Promise<CheckedItem[]> {
 	const started = Date.now();
 	const timezone = context.getTimezone();
@@ -217,11 +251,14 @@ async function checkAllItems(
 		}
 		const input = new ItemInput(context, itemIndex, item, timezone, batch, credentials);
 		const prepared = operation.build(input);
-		const duplicateKey = readsDuplicateKey
+		const duplicateKey = protection?.readsDuplicateKey
 			? input.optionalText('Duplicate Key', input.param(DUPLICATE_KEY, 'Duplicate Key', ''))
 			: undefined;
+		const idFound = protection?.readsIdFound
+			? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
+			: undefined;
 		input.settle();
-		checked.push({ prepared, duplicateKey, problems: input.problems });
+		checked.push({ prepared, duplicateKey, idFound, problems: input.problems });
 	}
 	// Read by `npm run bench` (N8N_LOG_LEVEL=debug) to report what the check costs in a run.
 	context.logger.debug(
@@ -230,215 +267,15 @@ async function checkAllItems(
 	return checked;
 }
 
-/** Asked before each item's request leaves, and told when its answer came. */
-interface SendGate {
-	mayBeSent(itemIndex: number): Promise<boolean>;
-	answered(itemIndex: number): void;
-}
-
-/**
- * A run's use of the node's SentRecord: rows an earlier execution sent are not sent again (their
- * output says alreadySent, with the earlier result where n8n kept it), rows an earlier execution
- * sent without an answer are in doubt, and a row that stands twice in the input is sent once.
- * Rows are claimed chunk by chunk just before they leave, so a crash leaves at most the rows of one
- * chunk in doubt that never left; each claim also records the rows accepted since the last one.
- */
-class DuplicateProtection implements SendGate {
-	private readonly identities = new Map<number, string>();
-
-	/** Items whose row stands earlier in this input: item → that earlier item. */
-	private readonly repeats = new Map<number, number>();
-
-	/** Items not sent because an earlier execution sent their row. */
-	readonly skipped = new Set<number>();
-
-	/** Rows this run recorded as sent: they are its to record as accepted or to release. */
-	private readonly claimed = new Set<string>();
-
-	private readonly acceptedSinceClaim: Array<{ identity: string; id?: string }> = [];
-
-	private readonly chunkClaims = new Map<number, Promise<Map<string, RowState>>>();
-
-	private readonly positionOf = new Map<number, number>();
-
-	private chunks: number[][] = [];
-
-	constructor(
-		private readonly run: OperationRun,
-		private readonly record: SentRecord,
-		private readonly checked: CheckedItem[],
-		private readonly outputs: INodeExecutionData[][],
-	) {}
-
-	/** The items to send: each row's first item (its repeats get its outcome). */
-	firstOfEachRow(indexes: number[]): number[] {
-		const firstItemOf = new Map<string, number>();
-		const toSend: number[] = [];
-		for (const itemIndex of indexes) {
-			const { prepared, duplicateKey } = this.checked[itemIndex];
-			const { body, qs, pathParameters } = prepared!;
-			const identity = this.record.identity({ body, qs, pathParameters }, duplicateKey);
-			this.identities.set(itemIndex, identity);
-			const first = firstItemOf.get(identity);
-			if (first === undefined) {
-				firstItemOf.set(identity, itemIndex);
-				this.positionOf.set(itemIndex, toSend.length);
-				toSend.push(itemIndex);
-			} else this.repeats.set(itemIndex, first);
-		}
-		const { batchSize, concurrency } = this.run.settings;
-		const chunkSize = batchSize || Math.max(CLAIM_CHUNK_PER_CONCURRENT_REQUEST * concurrency, 1);
-		this.chunks = [];
-		for (let start = 0; start < toSend.length; start += chunkSize) {
-			this.chunks.push(toSend.slice(start, start + chunkSize));
-		}
-		return toSend;
-	}
-
-	async mayBeSent(itemIndex: number): Promise<boolean> {
-		const chunkSize = this.chunks[0].length;
-		const position = this.positionOf.get(itemIndex)!;
-		const chunk = Math.floor(position / chunkSize);
-		const claim = this.claimOnce(chunk);
-		// Unbatched, the next chunk is claimed while this one's second half is sent, so the round trip
-		// to n8n's store does not hold the requests up. Batches are spaced out: each claims its own.
-		if (!this.run.settings.batchSize && position % chunkSize >= chunkSize / 2) {
-			if (chunk + 1 < this.chunks.length) void this.claimOnce(chunk + 1).catch(() => undefined);
-		}
-		return (await claim).get(this.identities.get(itemIndex)!) === 'new';
-	}
-
-	private claimOnce(chunk: number): Promise<Map<string, RowState>> {
-		let claim = this.chunkClaims.get(chunk);
-		if (!claim) {
-			claim = this.claimChunk(chunk);
-			this.chunkClaims.set(chunk, claim);
-		}
-		return claim;
-	}
-
-	answered(itemIndex: number): void {
-		if (this.run.failures.has(itemIndex)) return;
-		const identity = this.identities.get(itemIndex)!;
-		this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(this.outputs[itemIndex]) });
-	}
-
-	private async claimChunk(chunk: number): Promise<Map<string, RowState>> {
-		const identities = this.chunks[chunk].map((index) => this.identities.get(index)!);
-		const accepted = this.acceptedSinceClaim.splice(0);
-		const states = await this.record.claim(identities, accepted);
-		for (const [identity, state] of states) if (state === 'new') this.claimed.add(identity);
-		const inDoubt: number[] = [];
-		for (const itemIndex of this.chunks[chunk]) {
-			const state = states.get(this.identities.get(itemIndex)!) ?? 'inDoubt';
-			if (state === 'new') continue;
-			this.skipped.add(itemIndex);
-			if (state === 'accepted') this.outputs[itemIndex] = this.alreadySentOutput(itemIndex);
-			else inDoubt.push(itemIndex);
-		}
-		if (inDoubt.length > 0 && !this.run.context.continueOnFail()) {
-			// As a failure at the service: the run stops here, naming every such row of the chunk.
-			const error = this.inDoubtError(inDoubt);
-			for (const index of inDoubt) {
-				this.run.failures.set(index, { error, answerLost: false, heldInDoubt: true });
-			}
-		}
-		for (const itemIndex of inDoubt) {
-			const error = this.inDoubtError([itemIndex]);
-			this.outputs[itemIndex] = this.run.errorOutput(error, itemIndex, {
-				inDoubt: true,
-				description: error.description,
-			});
-		}
-		return states;
-	}
-
-	/** Records what the service accepted and releases what it certainly did not act on. */
-	async settle(): Promise<void> {
-		// A chunk claimed ahead may still be on its way: its rows are released below if never sent.
-		await Promise.allSettled(this.chunkClaims.values());
-		const released: string[] = [];
-		for (const [itemIndex, identity] of this.identities) {
-			if (!this.claimed.has(identity) || this.repeats.has(itemIndex)) continue;
-			const failure = this.run.failures.get(itemIndex);
-			if (!this.run.started.has(itemIndex) || (failure && !failure.answerLost)) {
-				released.push(identity);
-			}
-		}
-		await this.record.settle(this.acceptedSinceClaim.splice(0), released);
-		// Read by `npm run bench` (N8N_LOG_LEVEL=debug): the protection's share of a run.
-		this.run.context.logger.debug(
-			`${PROTECTION_LOG_MESSAGE} ${this.identities.size} items: ${this.record.roundTrips} round trips to n8n's store in ${this.record.storeMs} ms`,
-		);
-		for (const [itemIndex, first] of this.repeats) {
-			this.outputs[itemIndex] = this.repeatOutput(itemIndex, first, this.outputs[first]);
-		}
-	}
-
-	private alreadySentOutput(itemIndex: number): INodeExecutionData[] {
-		const { operation } = this.run;
-		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
-		const field = operation.acceptedIdField!;
-		const prepared = this.checked[itemIndex].prepared!;
-		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
-		const shaped = 'read' in operation.output ? data : operation.output(data, prepared);
-		const json: IDataObject = {
-			...(Array.isArray(shaped) ? shaped[0] : shaped),
-			alreadySent: true,
-			sentAt: earlier?.sentAt ?? null,
-		};
-		json[field] ??= null;
-		if (earlier?.id === undefined) {
-			json.note =
-				'Sent by an earlier execution and accepted by the service; not sent again. Its ID is kept only by the n8n process that sent it and, best effort, in the node’s static data after production executions.';
-		}
-		return [{ json, pairedItem: { item: itemIndex } }];
-	}
-
-	private repeatOutput(
-		itemIndex: number,
-		first: number,
-		firstOutput: INodeExecutionData[] | undefined,
-	): INodeExecutionData[] {
-		const json = firstOutput?.[0]?.json;
-		if (!json || json.error !== undefined) {
-			const error = new NodeOperationError(
-				this.run.context.getNode(),
-				`Item ${itemIndex} is the same row as item ${first}, which was not accepted: it was not sent`,
-				{ itemIndex },
-			);
-			return this.run.errorOutput(error, itemIndex);
-		}
-		return [
-			{
-				json: { ...json, alreadySent: true, sameRowAsItem: first },
-				pairedItem: { item: itemIndex },
-			},
-		];
-	}
-
-	private inDoubtError(itemIndexes: number[]): NodeOperationError {
-		const one = itemIndexes.length === 1;
-		const message = `${one ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemIndexes.join(', ')}) were`} sent by an earlier execution that got no answer: the service may have created ${one ? 'it' : 'them'}`;
-		const lines = [
-			`${this.run.operation.label}: the earlier request left n8n but no answer was recorded (a timeout, a reset, a crash, or an execution still running). Check at the service (Transaction → Get Status, or the service’s dashboard) whether ${one ? 'this row exists' : 'these rows exist'}.`,
-			`If ${one ? 'it does' : 'they do'}, nothing is to be done. If not, send ${one ? 'it' : 'them'} with Duplicate Protection → Send These Rows Again.`,
-		];
-		if (!this.run.context.continueOnFail()) {
-			lines.push(
-				'Set Settings → On Error to Continue to send the other rows and get these on the error output.',
-			);
-		}
-		return new NodeOperationError(this.run.context.getNode(), message, {
-			itemIndex: itemIndexes[0],
-			description: lines.join('\n'),
-		});
-	}
-}
-
 /** The sending half of one run: requests, retries, what was accepted and what failed. */
-class OperationRun {
+class OperationRun implements ProtectedRun {
 	readonly memory: AcceptedMemory;
+
+	readonly outputs: INodeExecutionData[][] = [];
+
+	checked: CheckedItem[] = [];
+
+	protection?: DuplicateProtection;
 
 	readonly accepted = new Map<number, AcceptedItem>();
 
@@ -446,8 +283,8 @@ class OperationRun {
 
 	readonly started = new Set<number>();
 
-	/** Failures after which the request may have reached the service (no answer came). */
-	private readonly lostAnswers = new WeakSet<object>();
+	/** Failures before the request could reach the service (a refused connection, an unknown host). */
+	private readonly neverReached = new WeakSet<object>();
 
 	private readonly baseURL: string;
 
@@ -458,7 +295,9 @@ class OperationRun {
 	/** Read once per run: n8n's getNode() deep-copies the node and its parameters at every call. */
 	private readonly node: INode;
 
-	private readonly continueOnFail: boolean;
+	readonly continueOnFail: boolean;
+
+	readonly creates: boolean;
 
 	/** The options every request of the run shares, beside its own method, URL, body and query. */
 	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
@@ -473,6 +312,7 @@ class OperationRun {
 		this.baseURL = baseUrlFromCredentials(credentials);
 		this.node = context.getNode();
 		this.continueOnFail = context.continueOnFail();
+		this.creates = operation.acceptedIdField !== undefined;
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
 		this.abortSignal = context.getExecutionCancelSignal?.();
@@ -482,8 +322,25 @@ class OperationRun {
 		};
 	}
 
-	get creates(): boolean {
-		return this.operation.acceptedIdField !== undefined;
+	refused(itemIndex: number): boolean {
+		const failure = this.failures.get(itemIndex);
+		return failure !== undefined && !failure.answerLost && !failure.heldInDoubt;
+	}
+
+	answerLost(itemIndex: number): boolean {
+		return this.failures.get(itemIndex)?.answerLost === true;
+	}
+
+	setOutput(itemIndex: number, output: INodeExecutionData[]): void {
+		this.outputs[itemIndex] = output;
+	}
+
+	preparedOf(itemIndex: number): PreparedRequest {
+		return this.checked[itemIndex].prepared!;
+	}
+
+	stopWith(itemIndex: number, error: NodeOperationError): void {
+		this.failures.set(itemIndex, { error, answerLost: false, heldInDoubt: true });
 	}
 
 	/** The ID the service gave an accepted item, from its output. */
@@ -493,9 +350,9 @@ class OperationRun {
 		return id === undefined || id === null || id === '' ? undefined : String(id);
 	}
 
-	private get stopped(): boolean {
+	get stopped(): boolean {
 		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
-		return stopOnFailure || this.abortSignal?.aborted === true;
+		return stopOnFailure || this.abortSignal?.aborted === true || this.protection?.halted === true;
 	}
 
 	/** With On Error → Continue: the item n8n routes to the error output. */
@@ -504,14 +361,9 @@ class OperationRun {
 	}
 
 	/** Sends the items batch by batch, at most `concurrency` at once, until done or stopped. */
-	async sendAll(
-		indexes: number[],
-		checked: CheckedItem[],
-		items: INodeExecutionData[],
-		outputs: INodeExecutionData[][],
-		gate?: SendGate,
-	): Promise<void> {
+	async sendAll(indexes: number[], items: INodeExecutionData[]): Promise<void> {
 		const { batchSize, batchInterval, concurrency } = this.settings;
+		const gate = this.protection;
 		const batches: number[][] = [];
 		for (let start = 0; start < indexes.length; start += batchSize || indexes.length) {
 			batches.push(indexes.slice(start, start + (batchSize || indexes.length)));
@@ -531,12 +383,13 @@ class OperationRun {
 					}
 					if (this.stopped) return;
 					this.started.add(itemIndex);
-					outputs[itemIndex] = await this.sendItem(
+					const output = await this.sendItem(
 						itemIndex,
 						items[itemIndex],
-						checked[itemIndex].prepared!,
+						this.checked[itemIndex].prepared!,
 					);
-					gate?.answered(itemIndex);
+					this.outputs[itemIndex] = output;
+					gate?.answered(itemIndex, output);
 				}
 			};
 			await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
@@ -578,9 +431,12 @@ class OperationRun {
 				return assertSuccessfulResponse(node, label, response);
 			},
 		};
+		let requestLeft = false;
+		let response: IN8nHttpFullResponse | undefined;
 		try {
 			if (operation.beforeSend) await operation.beforeSend.call(context, call);
-			const response = await this.request(operation.label, request);
+			requestLeft = true;
+			response = await this.request(operation.label, request);
 			let output: INodeExecutionData[];
 			if ('read' in operation.output) {
 				output = await operation.output.read.call(context, response, call);
@@ -599,12 +455,16 @@ class OperationRun {
 				caught instanceof NodeApiError || caught instanceof NodeOperationError
 					? caught
 					: new NodeOperationError(node, caught as Error);
-			const gatewayAnswer = GATEWAY_STATUSES.includes(Number((caught as NodeApiError).httpCode));
-			const answerLost = this.lostAnswers.has(error) || (this.creates && gatewayAnswer);
+			const clearlyNotActedOn =
+				!requestLeft ||
+				this.neverReached.has(error) ||
+				(response !== undefined && isClearRefusal(response));
+			const answerLost = this.creates && !clearlyNotActedOn;
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
-			if (this.creates && answerLost) {
-				error.description = [error.description, IN_DOUBT_ADVICE].filter(Boolean).join('\n');
-				return this.errorOutput(error, itemIndex, { inDoubt: true, description: IN_DOUBT_ADVICE });
+			if (answerLost) {
+				const advice = this.protection?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
+				error.description = [error.description, advice].filter(Boolean).join('\n');
+				return this.errorOutput(error, itemIndex, { inDoubt: true, description: advice });
 			}
 			return this.errorOutput(error, itemIndex);
 		}
@@ -659,7 +519,7 @@ class OperationRun {
 				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
 				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
 				const error = networkError(this.node, label, failure, attempts, mayHaveCreated);
-				if (kind !== undefined && !notSent) this.lostAnswers.add(error);
+				if (notSent) this.neverReached.add(error);
 				throw error;
 			}
 			if (response) discardBody(response);
@@ -673,7 +533,7 @@ class OperationRun {
 	 * The error a run stops with: the first failed item's, with what the service accepted (not
 	 * lost, not to be sent again), what may have reached it, and what was never sent.
 	 */
-	stopError(indexes: number[], protectedFromDuplicates: boolean): NodeError {
+	stopError(indexes: number[]): NodeError {
 		const [firstIndex] = [...this.failures.keys()].sort((a, b) => a - b);
 		const { error } = this.failures.get(firstIndex)!;
 		const lines = [String(error.description ?? '')];
@@ -686,33 +546,37 @@ class OperationRun {
 			);
 		}
 		const lost = [...this.failures.entries()].filter(([, failure]) => failure.answerLost);
-		if (this.creates && lost.length > 0) {
+		if (lost.length > 0) {
 			const them = lost.length === 1 ? 'it' : 'them';
 			lines.push(
-				`No answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${them}; check at the service before sending ${them} again.`,
+				`No clear answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${them}; check at the service before sending ${them} again.`,
 			);
 		}
 		const notSent = indexes.filter(
 			(index) => !this.started.has(index) && !this.failures.has(index),
 		);
 		if (notSent.length > 0) {
-			let how = 'Settings → Retry On Fail sends them, and the failed items.';
-			const held = [...this.failures.values()].some((failure) => failure.heldInDoubt);
-			if (held) {
-				how =
-					'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output.';
-			} else if (this.creates && protectedFromDuplicates) {
-				how =
-					'Running the same rows again sends them: duplicate protection skips the rows the service accepted and holds the rows without an answer as in doubt.';
-			} else if (this.creates) {
-				how =
-					lost.length > 0
-						? 'Settings → Retry On Fail would send them, but also the items without an answer: check those at the service first.'
-						: 'Settings → Retry On Fail sends them and the failed items, without sending an accepted item again.';
-			}
-			lines.push(`Not sent (the run stopped at the first failure): ${itemList(notSent)}. ${how}`);
+			lines.push(
+				`Not sent (the run stopped at the first failure): ${itemList(notSent)}. ${this.howToSendTheRest(lost.length > 0)}`,
+			);
 		}
 		error.description = lines.filter(Boolean).join('\n');
 		return error;
+	}
+
+	/** How the rows a stopped run did not send get sent, true for this run's rows. */
+	private howToSendTheRest(answersLost: boolean): string {
+		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
+		const protectedRun =
+			this.protection !== undefined && this.protection.mode !== DUPLICATE_MODES.sendAgain;
+		if (protectedRun) {
+			const inDoubt = answersLost || [...this.failures.values()].some((f) => f.heldInDoubt);
+			return inDoubt
+				? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
+				: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
+		}
+		return answersLost
+			? 'Settings → Retry On Fail would send them, but also the items without an answer: check those at the service first.'
+			: 'Settings → Retry On Fail sends them and the failed items, without sending an accepted item again.';
 	}
 }

@@ -27,7 +27,7 @@ function isEnvelope(body: unknown): body is ServiceEnvelope {
 	);
 }
 
-function parseJsonText(body: unknown): unknown {
+export function parseJsonText(body: unknown): unknown {
 	if (Buffer.isBuffer(body)) body = body.toString('utf8');
 	if (typeof body !== 'string') return body;
 	try {

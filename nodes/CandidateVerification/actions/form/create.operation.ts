@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
-import { duplicateProtectionFields } from '../../engine/sentRecord';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../helpers/constants';
@@ -102,7 +102,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	...duplicateProtectionFields({ resource: ['form'], operation: ['create'] }),
+	...duplicateProtectionFields({ resource: ['form'], operation: ['create'] }, 'Form ID'),
 ];
 
 const CHECK_NAMES = FORM_VERIFICATION_NAMES.map(({ value }) => value);

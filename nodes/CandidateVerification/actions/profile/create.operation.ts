@@ -6,7 +6,7 @@ import { ACTIONS } from '../../helpers/actions';
 import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../helpers/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
-import { duplicateProtectionFields } from '../../engine/sentRecord';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -102,7 +102,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: showOnlyForProfileCreate },
 		options: ADDITIONAL_FIELD_OPTIONS,
 	}),
-	...duplicateProtectionFields(showOnlyForProfileCreate),
+	...duplicateProtectionFields(showOnlyForProfileCreate, 'Transaction ID'),
 ];
 
 const MOBILE = /^\+?\d{6,15}$/;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
-import { duplicateProtectionFields } from '../../engine/sentRecord';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import {
@@ -17,7 +17,7 @@ import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fi
 
 export const description = [
 	...verificationSubmitFields,
-	...duplicateProtectionFields({ resource: ['verification'], operation: ['submit'] }),
+	...duplicateProtectionFields({ resource: ['verification'], operation: ['submit'] }, 'Transaction ID'),
 ];
 
 /** Builds a check's `data`; `check` is the check chosen (validated). */

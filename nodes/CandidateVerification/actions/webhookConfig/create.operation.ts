@@ -1,4 +1,4 @@
-import { duplicateProtectionFields } from '../../engine/sentRecord';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../helpers/constants';
@@ -6,7 +6,7 @@ import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './
 
 export const description = [
 	...webhookConfigFields(['create']),
-	...duplicateProtectionFields({ resource: ['webhookConfig'], operation: ['create'] }),
+	...duplicateProtectionFields({ resource: ['webhookConfig'], operation: ['create'] }, 'Configuration ID'),
 ];
 
 export const operation: OperationDefinition = {

@@ -1,0 +1,148 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { RELEASE_LOCK_MODE_NAME } from './lock';
+
+export const DUPLICATE_PROTECTION = 'duplicateProtection';
+export const DUPLICATE_KEY = 'duplicateKey';
+export const ID_FOUND = 'idFoundAtService';
+export const DUPLICATE_OPTIONS = 'duplicateProtectionOptions';
+export const IN_DOUBT_WAIT = 'inDoubtWaitSeconds';
+export const HISTORY_SIZE = 'historySize';
+
+export const DEFAULT_IN_DOUBT_WAIT_SECONDS = 30;
+export const DEFAULT_HISTORY_ROWS = 100_000;
+
+export const DUPLICATE_MODES = {
+	skipSent: 'skipSent',
+	sendAgain: 'sendAgain',
+	recordAsSent: 'recordAsSent',
+	forgetAll: 'forgetAll',
+	releaseLock: 'releaseLock',
+	off: 'off',
+} as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[keyof typeof DUPLICATE_MODES];
+
+export const MODE_NAMES: Record<DuplicateMode, string> = {
+	skipSent: 'Skip Rows Sent Before',
+	sendAgain: 'Send These Rows Again',
+	recordAsSent: 'Record Rows as Sent',
+	forgetAll: 'Forget All Rows Sent Before',
+	releaseLock: RELEASE_LOCK_MODE_NAME,
+	off: 'Off',
+};
+
+/**
+ * The node's fields for an operation that creates something at the service: whether a row sent by
+ * an earlier execution is skipped, what identifies a row, and the ways to resolve a row in doubt.
+ */
+export function duplicateProtectionFields(
+	show: IDisplayOptions['show'],
+	idName: string,
+): INodeProperties[] {
+	const inModes = (...modes: DuplicateMode[]) => ({
+		show: { ...show, [DUPLICATE_PROTECTION]: modes },
+	});
+	return [
+		{
+			displayName: 'Duplicate Protection',
+			name: DUPLICATE_PROTECTION,
+			type: 'options',
+			default: 'skipSent',
+			options: [
+				{
+					name: MODE_NAMES.skipSent,
+					value: DUPLICATE_MODES.skipSent,
+					description:
+						'A row this node sent in an earlier execution is not sent again: its output item says alreadySent',
+				},
+				{
+					name: MODE_NAMES.sendAgain,
+					value: DUPLICATE_MODES.sendAgain,
+					description:
+						'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input.',
+				},
+				{
+					name: MODE_NAMES.recordAsSent,
+					value: DUPLICATE_MODES.recordAsSent,
+					description: `Send nothing: record each row as sent, with the ${idName} you found at the service (e.g. for a row in doubt), so later runs skip it and output that ID`,
+				},
+				{
+					name: MODE_NAMES.forgetAll,
+					value: DUPLICATE_MODES.forgetAll,
+					description:
+						'Clear everything this node recorded; nothing is sent and the input items pass through',
+				},
+				{
+					name: MODE_NAMES.releaseLock,
+					value: DUPLICATE_MODES.releaseLock,
+					description:
+						'Only when an error says the lock could not be taken and no other execution of this workflow runs: releases it; nothing is sent',
+				},
+				{
+					name: MODE_NAMES.off,
+					value: DUPLICATE_MODES.off,
+					description: 'Send every row and record nothing',
+				},
+			],
+			description:
+				'Each row this node sends is recorded (as a hash, in n8n’s database), so no later execution creates it twice: not a Retry from the Executions list, not the same sheet run again, not two executions at once on queue-mode workers, not a stopped or crashed run’s rows run again',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Duplicate Key',
+			name: DUPLICATE_KEY,
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.employeeId }}',
+			description:
+				'What makes a row the same row. Empty: the request as sent (every field, after normalisation). With a key, such as the row’s employee ID, a corrected row counts as the one already sent; include everything that makes two rows different (e.g. employee ID and check).',
+			displayOptions: inModes(
+				DUPLICATE_MODES.skipSent,
+				DUPLICATE_MODES.sendAgain,
+				DUPLICATE_MODES.recordAsSent,
+			),
+		},
+		{
+			displayName: `${idName} Found at the Service`,
+			name: ID_FOUND,
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. {{ $json.foundId }}',
+			description: `The ${idName} the service gave this row (its dashboard lists what it holds). Later runs skip the row and output this ID.`,
+			displayOptions: inModes(DUPLICATE_MODES.recordAsSent),
+		},
+		{
+			displayName: 'Duplicate Protection Options',
+			name: DUPLICATE_OPTIONS,
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: inModes(
+				DUPLICATE_MODES.skipSent,
+				DUPLICATE_MODES.sendAgain,
+				DUPLICATE_MODES.recordAsSent,
+			),
+			options: [
+				{
+					displayName: 'History Size (Rows)',
+					name: HISTORY_SIZE,
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_HISTORY_ROWS,
+					description:
+						'How many of the newest rows the record keeps. An older row is forgotten: a later run would send it again. Each run reads and writes the whole record, so a smaller history makes runs faster.',
+				},
+				{
+					displayName: 'Wait for an Answer Elsewhere (Seconds)',
+					name: IN_DOUBT_WAIT,
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: DEFAULT_IN_DOUBT_WAIT_SECONDS,
+					description:
+						'A row another execution sent and has no answer for yet (it may be sending it right now) is waited for up to this long; then it is named in doubt',
+				},
+			],
+		},
+	];
+}

@@ -1,0 +1,629 @@
+import type {
+	DeduplicationHelperFunctions,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { OperationDefinition, PreparedRequest } from '../operation';
+import {
+	DEFAULT_HISTORY_ROWS,
+	DEFAULT_IN_DOUBT_WAIT_SECONDS,
+	DUPLICATE_MODES,
+	DUPLICATE_OPTIONS,
+	DUPLICATE_PROTECTION,
+	HISTORY_SIZE,
+	IN_DOUBT_WAIT,
+	MODE_NAMES,
+	type DuplicateMode,
+} from './fields';
+import { lockFailureOf } from './lock';
+import { rowIdentity, SentRecord, type AcceptedRow, type RowState } from './record';
+
+export * from './fields';
+export { LOCK_WAIT_MS, lockFailureOf } from './lock';
+export { MAX_KEPT_IDS } from './record';
+
+export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
+
+/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
+const CLAIM_RESERVE_SHARE = 8;
+const MAX_CLAIM_RESERVE = 25;
+const FIRST_POLL_MS = 250;
+const LONGEST_POLL_MS = 2000;
+/** Rows whose answer this process saw lost: not waited for (nothing is in flight for them). */
+const lostInProcess = new Map<string, true>();
+const MAX_LOST_KEPT = 10_000;
+
+/** What the run (OperationRun) tells the protection and asks of it. */
+export interface ProtectedRun {
+	readonly context: IExecuteFunctions;
+	readonly operation: OperationDefinition;
+	readonly settings: { batchSize: number; concurrency: number };
+	readonly continueOnFail: boolean;
+	readonly started: Set<number>;
+	/** The service certainly did not act on the item's request (a clear refusal). */
+	refused(itemIndex: number): boolean;
+	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
+	answerLost(itemIndex: number): boolean;
+	acceptedIdOf(output: INodeExecutionData[] | undefined): string | undefined;
+	errorOutput(error: NodeOperationError, itemIndex: number, extra?: IDataObject): INodeExecutionData[];
+	setOutput(itemIndex: number, output: INodeExecutionData[]): void;
+	preparedOf(itemIndex: number): PreparedRequest;
+	/** The run stops as at a failure at the service (On Error → Stop). */
+	stopWith(itemIndex: number, error: NodeOperationError): void;
+	readonly stopped: boolean;
+}
+
+interface CheckedRow {
+	prepared?: PreparedRequest;
+	duplicateKey?: string;
+	idFound?: string;
+}
+
+function one(count: number, singular: string, plural: string): string {
+	return count === 1 ? singular : plural;
+}
+
+function itemNumbers(indexes: number[]): string {
+	return indexes.join(', ');
+}
+
+/**
+ * Duplicate protection, one engine part: the store protocol (SentRecord under WorkflowLock) and the
+ * policy that turns a row's state into an output and a message. Rows are claimed as the requests in
+ * flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
+ * answered at any time), a row another execution has sent without an answer yet is waited for, and
+ * a row that stands twice in one input is sent once.
+ */
+export class DuplicateProtection {
+	readonly mode: DuplicateMode;
+
+	/** Items not sent because of the record: sent before, in doubt, or the claim failed. */
+	readonly skipped = new Set<number>();
+
+	private readonly record: SentRecord;
+
+	private readonly identityBase: unknown[];
+
+	private readonly waitMs: number;
+
+	private readonly identities = new Map<number, string>();
+
+	/** Items whose row stands earlier in this input: item → that earlier item. */
+	private readonly repeats = new Map<number, number>();
+
+	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
+	private readonly claimed = new Set<string>();
+
+	private acceptedSinceClaim: AcceptedRow[] = [];
+
+	private order: number[] = [];
+
+	private readonly positionOf = new Map<number, number>();
+
+	private readonly claimOfPosition: Array<Promise<Map<string, RowState>>> = [];
+
+	private claimedUpTo = 0;
+
+	/** Rows claimed (or being claimed) whose request has not been answered. */
+	private outstanding = 0;
+
+	private claimInFlight?: Promise<unknown>;
+
+	private readonly waiting = new Map<string, (accepted: boolean) => void>();
+
+	private poller?: Promise<void>;
+
+	/** The store failed: nothing more is sent. */
+	storeFailure?: Error;
+
+	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
+	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
+
+	private constructor(
+		private readonly run: ProtectedRun,
+		store: DeduplicationHelperFunctions,
+		mode: DuplicateMode,
+		credentials: ICredentialDataDecryptedObject,
+		baseUrl: string,
+	) {
+		const { context, operation } = run;
+		this.mode = mode;
+		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
+		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
+		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
+		if (!Number.isInteger(historyRows) || historyRows < 1) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection Options → History Size "${String(options[HISTORY_SIZE])}" is not a whole number of rows (1 or more)`,
+			);
+		}
+		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection Options → Wait for an Answer Elsewhere "${String(options[IN_DOUBT_WAIT])}" is not a number of seconds (0 or more)`,
+			);
+		}
+		this.waitMs = waitSeconds * 1000;
+		this.record = new SentRecord(context, store, historyRows);
+		this.identityBase = [credentials.environment, baseUrl, operation.method, operation.path];
+	}
+
+	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
+	static open(
+		run: ProtectedRun,
+		credentials: ICredentialDataDecryptedObject,
+		baseUrl: string,
+	): DuplicateProtection | undefined {
+		const { context } = run;
+		const mode = context.getNodeParameter(
+			DUPLICATE_PROTECTION,
+			0,
+			DUPLICATE_MODES.skipSent,
+		) as DuplicateMode;
+		if (mode === DUPLICATE_MODES.off) return undefined;
+		if (!Object.values(DUPLICATE_MODES).includes(mode)) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection "${String(mode)}" is not one of ${Object.values(MODE_NAMES).join(', ')}`,
+			);
+		}
+		const store = context.helpers as Partial<DeduplicationHelperFunctions>;
+		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
+			throw new NodeOperationError(
+				context.getNode(),
+				'Duplicate protection needs n8n’s deduplication store, which this run does not have',
+				{
+					description:
+						'n8n offers it to saved workflows from n8n 1.60 on (as the Remove Duplicates node uses it). Nothing was sent. Save the workflow, or set Duplicate Protection to Off to send without it (then nothing stops a later run from sending the same rows again).',
+				},
+			);
+		}
+		return new DuplicateProtection(
+			run,
+			store as DeduplicationHelperFunctions,
+			mode,
+			credentials,
+			baseUrl,
+		);
+	}
+
+	/** The modes that send nothing: the items pass through (with what was recorded). */
+	get sendsNothing(): boolean {
+		return (
+			this.mode === DUPLICATE_MODES.forgetAll ||
+			this.mode === DUPLICATE_MODES.releaseLock ||
+			this.mode === DUPLICATE_MODES.recordAsSent
+		);
+	}
+
+	get readsDuplicateKey(): boolean {
+		return this.mode !== DUPLICATE_MODES.forgetAll && this.mode !== DUPLICATE_MODES.releaseLock;
+	}
+
+	get readsIdFound(): boolean {
+		return this.mode === DUPLICATE_MODES.recordAsSent;
+	}
+
+	/** Forget All, Release Stuck Lock: the node's items pass through. */
+	async runModeWithoutRows(items: INodeExecutionData[]): Promise<INodeExecutionData[][] | undefined> {
+		if (this.mode === DUPLICATE_MODES.forgetAll) {
+			await this.storeCall(async () => await this.record.forgetAll(), 'clear');
+		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
+			const released = await this.storeCall(async () => await this.record.releaseStuckLock(), 'clear');
+			this.run.context.logger.info(
+				`Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`,
+			);
+		} else return undefined;
+		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
+	}
+
+	private identityOf(checked: CheckedRow): string {
+		const { body, qs, pathParameters } = checked.prepared!;
+		return rowIdentity(this.identityBase, { body, qs, pathParameters }, checked.duplicateKey);
+	}
+
+	/** Record Rows as Sent: each valid row recorded as accepted with the ID given; nothing sent. */
+	async recordAsSent(
+		checked: CheckedRow[],
+		outputs: INodeExecutionData[][],
+		valid: number[],
+	): Promise<void> {
+		const rows = valid.map((itemIndex) => ({
+			identity: this.identityOf(checked[itemIndex]),
+			id: checked[itemIndex].idFound,
+		}));
+		await this.storeCall(async () => await this.record.recordAsSent(rows), 'record');
+		const field = this.run.operation.acceptedIdField!;
+		valid.forEach((itemIndex, position) => {
+			outputs[itemIndex] = [
+				{
+					json: { [field]: rows[position].id, recordedAsSent: true },
+					pairedItem: { item: itemIndex },
+				},
+			];
+		});
+	}
+
+	private async storeCall<T>(work: () => Promise<T>, what: 'clear' | 'record'): Promise<T> {
+		try {
+			return await work();
+		} catch (caught) {
+			if (lockFailureOf(caught)) throw caught as NodeOperationError;
+			throw new NodeOperationError(
+				this.run.context.getNode(),
+				`Duplicate protection could not ${what === 'clear' ? 'change' : 'write'} n8n’s record of rows sent before`,
+				{
+					description: `${(caught as Error)?.message ?? String(caught)}\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.`,
+				},
+			);
+		}
+	}
+
+	/** Plans the run: each row's first item is sent (its repeats get its outcome). */
+	firstOfEachRow(indexes: number[], checked: CheckedRow[]): number[] {
+		const firstItemOf = new Map<string, number>();
+		const toSend: number[] = [];
+		for (const itemIndex of indexes) {
+			const identity = this.identityOf(checked[itemIndex]);
+			this.identities.set(itemIndex, identity);
+			const first = firstItemOf.get(identity);
+			if (first === undefined) {
+				firstItemOf.set(identity, itemIndex);
+				this.positionOf.set(itemIndex, toSend.length);
+				toSend.push(itemIndex);
+			} else this.repeats.set(itemIndex, first);
+		}
+		this.order = toSend;
+		return toSend;
+	}
+
+	private get claimLimit(): number {
+		const { concurrency } = this.run.settings;
+		return concurrency + Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
+	}
+
+	private get claimReserve(): number {
+		return this.claimLimit - this.run.settings.concurrency;
+	}
+
+	/** Claims the next `count` rows (one round trip under the lock). */
+	private startClaim(count: number): void {
+		const from = this.claimedUpTo;
+		const rows = this.order.slice(from, from + Math.max(1, count));
+		this.claimedUpTo = from + rows.length;
+		this.outstanding += rows.length;
+		const identities = rows.map((index) => this.identities.get(index)!);
+		const accepted = this.acceptedSinceClaim;
+		this.acceptedSinceClaim = [];
+		const claim = this.record
+			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain)
+			.then((states) => {
+				for (const [identity, state] of states) {
+					if (state !== 'new') continue;
+					this.claimed.add(identity);
+					lostInProcess.delete(this.processKey(identity));
+				}
+				this.outstanding -= rows.filter((index) => states.get(this.identities.get(index)!) !== 'new').length;
+				const inDoubt = rows.filter((index) => states.get(this.identities.get(index)!) === 'inDoubt');
+				if (inDoubt.length > 0 && !this.run.continueOnFail) {
+					// The run stops at a row still in doubt before any new row of the claim leaves.
+					const resolved = Promise.all(
+						inDoubt.map(async (itemIndex) => {
+							const identity = this.identities.get(itemIndex)!;
+							if (await this.resolveDoubt(identity)) return;
+							this.run.stopWith(itemIndex, this.inDoubtError([itemIndex], this.waitedFor.has(identity)));
+						}),
+					);
+					this.doubtsOfClaim.set(claim, resolved);
+				}
+				return states;
+			});
+		for (let position = from; position < this.claimedUpTo; position++) {
+			this.claimOfPosition[position] = claim;
+		}
+		const done = claim.then(
+			() => undefined,
+			(caught: Error) => {
+				// The accepted rows this claim carried are not recorded yet: settle records them.
+				this.acceptedSinceClaim.unshift(...accepted);
+				this.outstanding -= rows.length;
+				this.storeFailure ??= caught;
+			},
+		);
+		this.claimInFlight = done;
+		void done.then(() => {
+			if (this.claimInFlight === done) this.claimInFlight = undefined;
+			this.claimAhead();
+		});
+	}
+
+	/** Unbatched: the next rows are claimed as answers free slots, a reserve's worth at a time. */
+	private claimAhead(): void {
+		if (this.run.settings.batchSize || this.claimInFlight || this.storeFailure) return;
+		if (this.claimedUpTo >= this.order.length) return;
+		const free = this.claimLimit - this.outstanding;
+		if (free >= Math.min(this.claimReserve, this.order.length - this.claimedUpTo)) {
+			this.startClaim(free);
+		}
+	}
+
+	/** Asked before an item's request leaves: whether it is sent (else its output is set here). */
+	async mayBeSent(itemIndex: number): Promise<boolean> {
+		const position = this.positionOf.get(itemIndex)!;
+		while (position >= this.claimedUpTo) {
+			if (this.storeFailure) break;
+			if (!this.claimInFlight) {
+				const { batchSize } = this.run.settings;
+				this.startClaim(batchSize || this.claimLimit - this.outstanding);
+				continue;
+			}
+			await this.claimInFlight;
+		}
+		let states: Map<string, RowState> | undefined;
+		if (position < this.claimedUpTo) states = await this.claimOfPosition[position].catch(() => undefined);
+		if (!states) {
+			this.skipped.add(itemIndex);
+			this.notClaimed.add(itemIndex);
+			return false;
+		}
+		const identity = this.identities.get(itemIndex)!;
+		const state = states.get(identity);
+		if (state === 'new') {
+			if (this.run.continueOnFail) return true;
+			// With On Error → Stop a row in doubt before it stops the run: the new rows claimed with it
+			// wait for its outcome.
+			await this.doubtsOfClaim.get(this.claimOfPosition[position]);
+			return !this.run.stopped;
+		}
+		this.skipped.add(itemIndex);
+		const answered = state === 'accepted' || (await this.resolveDoubt(identity));
+		if (answered) {
+			this.run.setOutput(itemIndex, this.alreadySentOutput(itemIndex));
+			return false;
+		}
+		const error = this.inDoubtError([itemIndex], this.waitedFor.has(identity));
+		this.run.setOutput(
+			itemIndex,
+			this.run.errorOutput(error, itemIndex, { inDoubt: true, description: error.description }),
+		);
+		if (!this.run.continueOnFail) this.run.stopWith(itemIndex, error);
+		return false;
+	}
+
+	/** Per claim, with On Error → Stop: settles once every row in doubt of the claim is resolved. */
+	private readonly doubtsOfClaim = new Map<Promise<Map<string, RowState>>, Promise<unknown>>();
+
+	private readonly doubts = new Map<string, Promise<boolean>>();
+
+	/** Rows whose answer was waited for (the in-doubt message says how long). */
+	private readonly waitedFor = new Set<string>();
+
+	/** Whether a row in doubt turned out accepted (by another execution's answer); once per row. */
+	private async resolveDoubt(identity: string): Promise<boolean> {
+		let doubt = this.doubts.get(identity);
+		if (!doubt) {
+			doubt = this.answeredElsewhere(identity);
+			this.doubts.set(identity, doubt);
+		}
+		return await doubt;
+	}
+
+	answered(itemIndex: number, output: INodeExecutionData[] | undefined): void {
+		this.outstanding -= 1;
+		const identity = this.identities.get(itemIndex)!;
+		if (this.run.answerLost(itemIndex)) this.rememberLost(identity);
+		else if (!this.run.refused(itemIndex) && output?.[0]?.json.error === undefined) {
+			this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(output) });
+		}
+		this.claimAhead();
+	}
+
+	private processKey(identity: string): string {
+		return `${String(this.run.context.getWorkflow().id)}:${identity}`;
+	}
+
+	private rememberLost(identity: string): void {
+		const key = this.processKey(identity);
+		lostInProcess.delete(key);
+		lostInProcess.set(key, true);
+		while (lostInProcess.size > MAX_LOST_KEPT) lostInProcess.delete(lostInProcess.keys().next().value as string);
+	}
+
+	/**
+	 * A row SENT by another execution without an answer yet: it may be on its way right now. Waits
+	 * (polling the record, all such rows of the run in one call) up to the node's wait for it to be
+	 * accepted. Not for a row whose answer this process saw lost.
+	 */
+	private async answeredElsewhere(identity: string): Promise<boolean> {
+		if (this.waitMs <= 0 || lostInProcess.has(this.processKey(identity))) return false;
+		this.waitedFor.add(identity);
+		const answered = new Promise<boolean>((resolve) => this.waiting.set(identity, resolve));
+		this.poller ??= this.poll().finally(() => {
+			this.poller = undefined;
+		});
+		return await answered;
+	}
+
+	private async poll(): Promise<void> {
+		const deadline = Date.now() + this.waitMs;
+		let pause = FIRST_POLL_MS;
+		while (this.waiting.size > 0) {
+			await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+			pause = Math.min(pause * 2, LONGEST_POLL_MS);
+			const identities = [...this.waiting.keys()];
+			let accepted = new Set<string>();
+			try {
+				accepted = await this.record.acceptedSince(identities);
+			} catch {
+				// A failing store leaves the rows in doubt: never a reason to send them.
+			}
+			const expired = Date.now() >= deadline;
+			for (const identity of identities) {
+				if (accepted.has(identity) || expired) {
+					this.waiting.get(identity)!(accepted.has(identity));
+					this.waiting.delete(identity);
+				}
+			}
+		}
+	}
+
+	/**
+	 * After sending: records what the service accepted and releases rows never sent or clearly
+	 * refused. A row whose request left without an answer (a timeout, a reset, a cancel, a 5xx)
+	 * stays in doubt. When the store fails, the accepted rows are named in the run's error.
+	 */
+	async settle(outputs: INodeExecutionData[][]): Promise<void> {
+		while (this.claimInFlight) await this.claimInFlight;
+		const released: string[] = [];
+		for (const [itemIndex, identity] of this.identities) {
+			if (!this.claimed.has(identity) || this.repeats.has(itemIndex)) continue;
+			if (!this.run.started.has(itemIndex) || this.run.refused(itemIndex)) released.push(identity);
+		}
+		const accepted = this.acceptedSinceClaim;
+		this.acceptedSinceClaim = [];
+		try {
+			await this.record.settle(accepted, released);
+		} catch (caught) {
+			this.storeFailure ??= caught as Error;
+			const itemOf = new Map([...this.identities].map(([itemIndex, identity]) => [identity, itemIndex]));
+			this.unrecorded = accepted.map(({ identity, id }) => ({ itemIndex: itemOf.get(identity)!, id }));
+			this.run.context.logger.warn(
+				`Candidate Verification: duplicate protection could not record the outcome of ${accepted.length + released.length} rows: ${(caught as Error)?.message}`,
+			);
+		}
+		// Read by `npm run bench` (N8N_LOG_LEVEL=debug): the protection's share of a run.
+		this.run.context.logger.debug(
+			`${PROTECTION_LOG_MESSAGE} ${this.identities.size} items: ${this.record.roundTrips} round trips to n8n's store (${this.record.lockCalls} for the lock) in ${this.record.storeMs} ms`,
+		);
+		for (const [itemIndex, first] of this.repeats) {
+			outputs[itemIndex] = this.repeatOutput(itemIndex, first, outputs[first]);
+		}
+	}
+
+	/** Items never sent because the store failed (their claim failed or never came). */
+	readonly notClaimed = new Set<number>();
+
+	/** The store failed: nothing more is sent. */
+	get halted(): boolean {
+		return this.storeFailure !== undefined;
+	}
+
+	/**
+	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
+	 * IDs), and what was not sent.
+	 */
+	storeError(notSent: number[]): NodeOperationError {
+		const cause = this.storeFailure!;
+		if (lockFailureOf(cause) && this.run.started.size === 0 && this.unrecorded.length === 0) {
+			return cause as NodeOperationError;
+		}
+		const lines = [`${(cause as Error)?.message ?? String(cause)}`];
+		if (this.run.started.size === 0) {
+			lines.push(
+				'Nothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.',
+			);
+		} else if (this.unrecorded.length > 0) {
+			const list = this.unrecorded
+				.sort((a, b) => a.itemIndex - b.itemIndex)
+				.map(({ itemIndex, id }) => `item ${itemIndex}: ${id ?? 'accepted (no ID in the answer)'}`)
+				.join(', ');
+			lines.push(
+				`Accepted by the service but NOT recorded (a later run would send them again): ${list}. Before running these rows again, record them with Duplicate Protection → ${MODE_NAMES.recordAsSent} and these IDs, or leave them out of the input.`,
+			);
+		} else if (this.run.started.size > 0) {
+			lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
+		}
+		if (notSent.length > 0 && this.run.started.size > 0) {
+			lines.push(
+				`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}. Run again once n8n’s database answers: a later run sends ${one(notSent.length, 'it', 'them')}.`,
+			);
+		}
+		return new NodeOperationError(
+			this.run.context.getNode(),
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+			{ description: lines.join('\n') },
+		);
+	}
+
+	private alreadySentOutput(itemIndex: number): INodeExecutionData[] {
+		const { operation } = this.run;
+		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
+		const field = operation.acceptedIdField!;
+		const prepared = this.run.preparedOf(itemIndex);
+		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
+		const shaped = 'read' in operation.output ? data : operation.output(data, prepared);
+		const json: IDataObject = {
+			...(Array.isArray(shaped) ? shaped[0] : shaped),
+			alreadySent: true,
+			sentAt: earlier?.sentAt ?? null,
+		};
+		if (earlier?.id === undefined) {
+			delete json[field];
+			json.idKnown = false;
+			json.note = `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
+		}
+		return [{ json, pairedItem: { item: itemIndex } }];
+	}
+
+	private repeatOutput(
+		itemIndex: number,
+		first: number,
+		firstOutput: INodeExecutionData[] | undefined,
+	): INodeExecutionData[] {
+		const json = firstOutput?.[0]?.json;
+		if (!json || json.error !== undefined) {
+			const error = new NodeOperationError(
+				this.run.context.getNode(),
+				`Item ${itemIndex} is the same row as item ${first}, which was not accepted: it was not sent`,
+				{ itemIndex },
+			);
+			return this.run.errorOutput(error, itemIndex);
+		}
+		return [
+			{
+				json: { ...json, alreadySent: true, sameRowAsItem: first },
+				pairedItem: { item: itemIndex },
+			},
+		];
+	}
+
+	/** Where the user can see whether the service has the row. */
+	private whereToCheck(itemIndexes: number[]): string {
+		const transactionIds = itemIndexes
+			.map((index) => this.run.preparedOf(index).body?.transactionId)
+			.filter((id) => typeof id === 'string' && id !== '');
+		if (transactionIds.length === itemIndexes.length) {
+			return `Transaction → Get Status for ${transactionIds.join(', ')} shows whether the check was submitted`;
+		}
+		return 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+	}
+
+	inDoubtError(itemIndexes: number[], waited: boolean): NodeOperationError {
+		const single = itemIndexes.length === 1;
+		const it = single ? 'it' : 'them';
+		const waitedText = waited ? `; no answer came in the ${this.waitMs / 1000} s waited for it` : '';
+		const message = `${single ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemNumbers(itemIndexes)}) were`} sent by an earlier execution that got no answer: the service may have created ${it}`;
+		const lines = [
+			`${this.run.operation.label}: the earlier request left n8n without an answer recorded${waitedText} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck(itemIndexes)}.`,
+			`If the service has ${it}: run ${single ? 'this row' : 'these rows'} once with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID you found; later runs then skip ${it} and output that ID. If not: run ${single ? 'this row' : 'these rows'} alone with Duplicate Protection → ${MODE_NAMES.sendAgain} (it sends every row of its input, so leave out the rest).`,
+		];
+		if (!this.run.continueOnFail) {
+			lines.push(
+				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
+			);
+		}
+		return new NodeOperationError(this.run.context.getNode(), message, {
+			itemIndex: itemIndexes[0],
+			description: lines.join('\n'),
+		});
+	}
+
+	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
+	lostAnswerAdvice(itemIndex: number): string {
+		return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${this.whereToCheck([itemIndex])}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, record it with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID you found; if not, run it alone with ${MODE_NAMES.sendAgain}.`;
+	}
+}

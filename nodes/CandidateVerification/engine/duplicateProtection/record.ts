@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import type {
+	DeduplicationHelperFunctions,
+	ICheckProcessedOptions,
+	IDataObject,
+	IExecuteFunctions,
+} from 'n8n-workflow';
+
+import { WorkflowLock } from './lock';
+
+/** Recorded before a row's request leaves. */
+const SENT = 's:';
+/** Recorded once the service accepted the row (or the user recorded it as sent). */
+const ACCEPTED = 'a:';
+/** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
+const RECORD_SCOPE = 'node';
+/** Values n8n's store keeps per row: SENT and ACCEPTED. */
+export const VALUES_PER_ROW = 2;
+/** The IDs of the newest rows, kept where n8n keeps them (see `earlierResult`). */
+export const MAX_KEPT_IDS = 10_000;
+const STATIC_DATA_KEY = 'candidateVerificationSentRows';
+/** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
+const LEGACY_STATIC_DATA_KEY = 'sentRows';
+
+export type RowState = 'new' | 'accepted' | 'inDoubt';
+
+/** When a row was accepted and the ID the service gave it, where n8n kept them. */
+export interface EarlierResult {
+	sentAt: string;
+	id?: string;
+}
+
+export interface AcceptedRow {
+	identity: string;
+	id?: string;
+}
+
+/** IDs this process saw accepted (manual executions save no static data). */
+const idsInProcess = new Map<string, EarlierResult>();
+
+function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
+	map.delete(key);
+	map.set(key, value);
+	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
+}
+
+/** A row's hash: the operation, the service's environment, and the key or the request as sent. */
+export function rowIdentity(identityBase: unknown[], request: unknown, duplicateKey?: string) {
+	const what = duplicateKey === undefined ? ['request', request] : ['key', duplicateKey];
+	return createHash('sha256')
+		.update(JSON.stringify([...identityBase, ...what]))
+		.digest('hex');
+}
+
+/**
+ * The store protocol: what a node's record in n8n's deduplication store says of each row, read and
+ * changed only under the workflow's lock (WorkflowLock), so two executions on two processes never
+ * lose each other's writes nor both find a row new. A row is SENT before its request leaves and
+ * ACCEPTED once the service accepted it; SENT alone is a row in doubt. Only SHA-256 hashes are
+ * given to the store (n8n hashes them once more).
+ */
+export class SentRecord {
+	/** Round trips to n8n's store in this run, and the time they took (read by `npm run bench`). */
+	roundTrips = 0;
+
+	storeMs = 0;
+
+	private readonly options: ICheckProcessedOptions;
+
+	private readonly lock: WorkflowLock;
+
+	private readonly processKey: string;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly store: DeduplicationHelperFunctions,
+		historyRows: number,
+	) {
+		this.options = { mode: 'entries', maxEntries: historyRows * VALUES_PER_ROW };
+		const workflowId = String(context.getWorkflow().id ?? '');
+		this.lock = new WorkflowLock(context, store, workflowId);
+		this.processKey = JSON.stringify([workflowId, context.getNode().id]);
+	}
+
+	get lockCalls(): number {
+		return this.lock.calls;
+	}
+
+	private async underLock<T>(work: () => Promise<T>): Promise<T> {
+		const started = Date.now();
+		try {
+			return await this.lock.around(work);
+		} finally {
+			this.storeMs += Date.now() - started;
+		}
+	}
+
+	private async record(values: string[]) {
+		this.roundTrips += 1;
+		return await this.store.checkProcessedAndRecord(values, RECORD_SCOPE, this.options);
+	}
+
+	private async remove(values: string[]): Promise<void> {
+		if (values.length === 0) return;
+		this.roundTrips += 1;
+		await this.store.removeProcessed(values, RECORD_SCOPE, this.options);
+	}
+
+	/** Which of these rows are ACCEPTED. The store has no read-only check: what it adds is removed. */
+	private async acceptedAmong(identities: string[]): Promise<Set<string>> {
+		if (identities.length === 0) return new Set();
+		const checked = await this.record(identities.map((identity) => ACCEPTED + identity));
+		await this.remove(checked.new.map(String));
+		return new Set(checked.processed.map((value) => String(value).slice(ACCEPTED.length)));
+	}
+
+	/**
+	 * Records the rows as SENT (and `accepted` as ACCEPTED, in the same call) and says what an
+	 * earlier execution did with each. With `forgetFirst` (Send These Rows Again) their earlier
+	 * record goes first. Throws when the store fails.
+	 */
+	async claim(
+		identities: string[],
+		accepted: AcceptedRow[],
+		forgetFirst = false,
+	): Promise<Map<string, RowState>> {
+		const unique = [...new Set(identities)];
+		this.keepIds(accepted);
+		return await this.underLock(async () => {
+			if (forgetFirst) {
+				await this.remove(unique.flatMap((identity) => [SENT + identity, ACCEPTED + identity]));
+			}
+			const claimed = await this.record([
+				...unique.map((identity) => SENT + identity),
+				...accepted.map(({ identity }) => ACCEPTED + identity),
+			]);
+			const fresh = new Set(
+				claimed.new
+					.map(String)
+					.filter((value) => value.startsWith(SENT))
+					.map((value) => value.slice(SENT.length)),
+			);
+			const states = new Map<string, RowState>();
+			const before = unique.filter((identity) => !fresh.has(identity));
+			const acceptedBefore = await this.acceptedAmong(before);
+			for (const identity of unique) {
+				if (fresh.has(identity)) states.set(identity, 'new');
+				else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
+			}
+			return states;
+		});
+	}
+
+	/** Of rows in doubt, those accepted since (another execution got their answer). */
+	async acceptedSince(identities: string[]): Promise<Set<string>> {
+		return await this.underLock(async () => await this.acceptedAmong(identities));
+	}
+
+	/**
+	 * After sending: ACCEPTED for what the service accepted; SENT removed for rows never sent or
+	 * clearly refused, so a later execution sends them. Throws when the store fails.
+	 */
+	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
+		this.keepIds(accepted);
+		if (accepted.length === 0 && released.length === 0) return;
+		await this.underLock(async () => {
+			if (accepted.length > 0) await this.record(accepted.map(({ identity }) => ACCEPTED + identity));
+			await this.remove(released.map((identity) => SENT + identity));
+		});
+	}
+
+	/** Duplicate Protection → Record Rows as Sent: the rows count as accepted, with the IDs given. */
+	async recordAsSent(rows: AcceptedRow[]): Promise<void> {
+		this.keepIds(rows);
+		await this.underLock(async () => {
+			await this.record(
+				rows.flatMap(({ identity }) => [SENT + identity, ACCEPTED + identity]),
+			);
+		});
+	}
+
+	/** Duplicate Protection → Forget All Rows Sent Before: the node's record and kept IDs. */
+	async forgetAll(): Promise<void> {
+		const kept = this.keptIds();
+		if (kept) for (const key of Object.keys(kept)) delete kept[key];
+		for (const key of idsInProcess.keys()) {
+			if (key.startsWith(this.processKey)) idsInProcess.delete(key);
+		}
+		await this.underLock(async () => {
+			this.roundTrips += 1;
+			await this.store.clearAllProcessedItems(RECORD_SCOPE, this.options);
+		});
+	}
+
+	/** Duplicate Protection → Release Stuck Lock. */
+	async releaseStuckLock(): Promise<boolean> {
+		return await this.lock.releaseStuck();
+	}
+
+	/** When an accepted row was sent and its ID, where n8n kept them. */
+	earlierResult(identity: string): EarlierResult | undefined {
+		const inProcess = idsInProcess.get(this.processKey + identity);
+		if (inProcess) return inProcess;
+		const saved = this.keptIds()?.[identity] ?? this.legacyIds()?.[identity];
+		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
+		return saved[1] === undefined || saved[1] === null || saved[1] === ''
+			? { sentAt: saved[0] }
+			: { sentAt: saved[0], id: String(saved[1]) };
+	}
+
+	/** Keeps when and with which ID rows were accepted: in this process and the static data. */
+	private keepIds(rows: AcceptedRow[]): void {
+		if (rows.length === 0) return;
+		const sentAt = new Date().toISOString();
+		const kept = this.keptIds();
+		for (const { identity, id } of rows) {
+			keepNewest(idsInProcess, this.processKey + identity, id === undefined ? { sentAt } : { sentAt, id });
+			if (kept) {
+				delete kept[identity];
+				kept[identity] = id === undefined ? [sentAt] : [sentAt, id];
+			}
+		}
+		if (kept) {
+			const keys = Object.keys(kept);
+			for (const key of keys.slice(0, Math.max(0, keys.length - MAX_KEPT_IDS))) delete kept[key];
+		}
+	}
+
+	/**
+	 * The workflow's static data, per node ID (a rename keeps it): hash → [sent at, ID] for the
+	 * newest MAX_KEPT_IDS rows. n8n saves it after production and retry executions only, whole, when
+	 * the execution ends: a later execution sees it when it starts after that one ended.
+	 */
+	private keptIds(): Record<string, IDataObject[string]> | undefined {
+		try {
+			const staticData = this.context.getWorkflowStaticData('global');
+			const perNode = (staticData[STATIC_DATA_KEY] ??= {}) as IDataObject;
+			const nodeId = this.context.getNode().id;
+			perNode[nodeId] ??= {};
+			return perNode[nodeId] as Record<string, IDataObject[string]>;
+		} catch {
+			return undefined;
+		}
+	}
+
+	private legacyIds(): Record<string, IDataObject[string]> | undefined {
+		try {
+			const legacy = this.context.getWorkflowStaticData('node')[LEGACY_STATIC_DATA_KEY];
+			return legacy && typeof legacy === 'object'
+				? (legacy as Record<string, IDataObject[string]>)
+				: undefined;
+		} catch {
+			return undefined;
+		}
+	}
+}
