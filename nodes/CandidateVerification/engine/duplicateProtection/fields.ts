@@ -131,7 +131,7 @@ export function duplicateProtectionFields(
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_HISTORY_ROWS,
 					description:
-						'How many of the newest rows the record keeps. An older row is forgotten: a later run would send it again. Each run reads and writes the whole record, so a smaller history makes runs faster.',
+						'How many of the newest rows the record keeps at least. An older row may be forgotten: a later run would then send it again. Each run reads and writes the whole record, so a smaller history makes runs faster.',
 				},
 				{
 					displayName: 'Wait for an Answer Elsewhere (Seconds)',

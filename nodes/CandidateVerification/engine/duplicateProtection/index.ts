@@ -148,7 +148,7 @@ export class DuplicateProtection {
 			);
 		}
 		this.waitMs = waitSeconds * 1000;
-		this.record = new SentRecord(context, store, historyRows);
+		this.record = new SentRecord(context, store, historyRows, this.claimLimit);
 		this.identityBase = [credentials.environment, baseUrl, operation.method, operation.path];
 	}
 

@@ -17,6 +17,8 @@ const LOCK_SCOPE = 'workflow';
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** How long an execution waits for the lock before it gives up (a holder keeps it milliseconds). */
 export const LOCK_WAIT_MS = 30_000;
+/** The wait in force (the unit tests shorten it to prove the timeout). */
+export const lockTiming = { waitMs: LOCK_WAIT_MS };
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 200;
 
@@ -52,7 +54,7 @@ export function lockError(context: IExecuteFunctions, failure: LockFailure): Nod
 	const error = new NodeOperationError(
 		context.getNode(),
 		failure === 'timeout'
-			? `Duplicate protection could not take its lock on this workflow's record within ${LOCK_WAIT_MS / 1000} s`
+			? `Duplicate protection could not take its lock on this workflow's record within ${lockTiming.waitMs / 1000} s`
 			: 'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
 		{
 			description:
@@ -139,7 +141,7 @@ export class WorkflowLock {
 	}
 
 	private async acquire(): Promise<void> {
-		const deadline = Date.now() + LOCK_WAIT_MS;
+		const deadline = Date.now() + lockTiming.waitMs;
 		let pause = FIRST_PAUSE_MS;
 		for (;;) {
 			// Checked before taking it: a row with other values belongs to another node.

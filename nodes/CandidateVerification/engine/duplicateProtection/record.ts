@@ -71,12 +71,21 @@ export class SentRecord {
 
 	private readonly processKey: string;
 
+	/**
+	 * `historyRows`: the newest rows kept at least. n8n drops the oldest values first, and a row's
+	 * SENT is older than its ACCEPTED by the rows claimed while its answer was awaited (at most
+	 * `rowsClaimedAhead`), so those are kept on top.
+	 */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
+		rowsClaimedAhead: number,
 	) {
-		this.options = { mode: 'entries', maxEntries: historyRows * VALUES_PER_ROW };
+		this.options = {
+			mode: 'entries',
+			maxEntries: (historyRows + rowsClaimedAhead) * VALUES_PER_ROW,
+		};
 		const workflowId = String(context.getWorkflow().id ?? '');
 		this.lock = new WorkflowLock(context, store, workflowId);
 		this.processKey = JSON.stringify([workflowId, context.getNode().id]);

@@ -1,0 +1,347 @@
+import { createHash } from 'node:crypto';
+import type {
+	DeduplicationHelperFunctions,
+	ICheckProcessedContextData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeParameters,
+} from 'n8n-workflow';
+import nock from 'nock';
+import { sleep } from 'n8n-workflow';
+
+import {
+	lockTiming,
+	WorkflowLock,
+} from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
+import * as transport from '../../nodes/CandidateVerification/transport';
+import { DeduplicationStore } from '../harness/deduplication-store';
+import { outputJson, runActionNode } from '../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
+/**
+ * Duplicate protection's lock (a workflow-scope row of n8n's deduplication store, taken by the
+ * INSERT its primary key guards) and the ways to resolve what it reports.
+ */
+const FORM_ID = 'form-1';
+const CANDIDATE_PATH = `/verification/api/1.0/ekyc-forms/${FORM_ID}/diy-candidate`;
+const WORKFLOW_ROW = 'wf-test|';
+const LOCK_HASH = createHash('md5')
+	.update('n8n-nodes-candidate-verification:record-lock')
+	.digest('base64');
+
+const createProfile: INodeParameters = {
+	resource: 'profile',
+	operation: 'create',
+	formId: FORM_ID,
+	name: '={{ $json.name }}',
+	gender: 'Female',
+	duplicateKey: '={{ $json.key }}',
+	duplicateProtectionOptions: { inDoubtWaitSeconds: 0 },
+	requestOptions: { transientRetries: 0 },
+};
+let keys = 0;
+/** Rows with keys no other test uses (IDs seen by this process are kept per key). */
+const freshRows = (count: number) => {
+	const run = ++keys;
+	return Array.from({ length: count }, (_, index) => ({
+		name: `Candidate ${index}`,
+		key: `lock-test-${run}-${index}`,
+		foundId: `TXN-found-${index}`,
+	}));
+};
+
+/** n8n's helpers as a process gets them: the store bound to one workflow. */
+function helpersOf(store: DeduplicationStore): DeduplicationHelperFunctions {
+	const context: ICheckProcessedContextData = {
+		workflow: { id: 'wf-lock', active: false },
+		node: { id: 'node-1' } as ICheckProcessedContextData['node'],
+	};
+	return {
+		checkProcessedAndRecord: async (items, scope, options) =>
+			await store.checkProcessedAndRecord(items, scope, context, options),
+		checkProcessedItemsAndRecord: async () => await Promise.reject(new Error('not used')),
+		removeProcessed: async (items, scope) => await store.removeProcessed(items, scope, context),
+		clearAllProcessedItems: async (scope) => await store.clearAllProcessedItems(scope, context),
+		getProcessedDataCount: async (scope) => await store.getProcessedDataCount(scope, context),
+	} as DeduplicationHelperFunctions;
+}
+
+const fakeContext = {
+	getNode: () => ({ id: 'node-1', name: 'Candidate Verification' }),
+	logger: { warn: () => undefined, info: () => undefined, debug: () => undefined },
+} as unknown as IExecuteFunctions;
+
+enableMockedNetwork();
+
+describe('The lock across processes', () => {
+	/**
+	 * Processes share n8n's database, not memory: each here has its own in-process queue (its own
+	 * key) and meets the others only in the store. Each adds 1 to a counter with a read, a pause and
+	 * a write, as n8n's store reads and writes the node's record.
+	 */
+	async function increments(processes: number, times: number, locked: boolean) {
+		const store = new DeduplicationStore();
+		let counter = 0;
+		const addOne = async () => {
+			const read = counter;
+			await sleep(2);
+			counter = read + 1;
+		};
+		await Promise.all(
+			Array.from({ length: processes }, async (_, process) => {
+				const lock = new WorkflowLock(fakeContext, helpersOf(store), `process-${process}`);
+				for (let time = 0; time < times; time++) {
+					if (locked) await lock.around(addOne);
+					else await addOne();
+				}
+			}),
+		);
+		return { counter, store };
+	}
+
+	it('10 processes, 5 read-modify-writes each, at once: none is lost, and the lock row is gone afterwards', async () => {
+		const { counter, store } = await increments(10, 5, true);
+		expect(counter).toBe(50);
+		expect(store.rows.size).toBe(0);
+	});
+
+	it('without the lock the same work loses writes (what n8n’s store does on its own)', async () => {
+		const { counter } = await increments(10, 5, false);
+		expect(counter).toBeLessThan(50);
+	});
+});
+
+describe('What the lock reports, and how to resolve it', () => {
+	afterEach(() => {
+		lockTiming.waitMs = 30_000;
+	});
+
+	it('another node’s history in the workflow-wide record: nothing is sent, the error names the conflict, the history is untouched', async () => {
+		const store = new DeduplicationStore();
+		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1', 'removeDuplicatesHash2']);
+		const { requests } = mockService();
+
+		const result = await runActionNode({
+			items: freshRows(2),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(requests).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
+		);
+		expect(result.error?.description).toBe(
+			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
+		);
+		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1', 'removeDuplicatesHash2']);
+	});
+
+	it('one value of another node in the workflow-wide record is not taken for the lock: it is kept and the run stops', async () => {
+		const store = new DeduplicationStore();
+		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1']);
+		const { requests } = mockService();
+
+		const result = await runActionNode({
+			items: freshRows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+
+		expect(requests).toHaveLength(0);
+		expect(result.error?.message).toContain('another node keeps its history there');
+		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1']);
+	});
+
+	it('a lock left by a stopped process: the run waits the bounded time, sends nothing and says how to release it; Release Stuck Lock releases it and the next run sends', async () => {
+		const store = new DeduplicationStore();
+		store.rows.set(WORKFLOW_ROW, [LOCK_HASH]);
+		lockTiming.waitMs = 300;
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-after-release' }));
+		const rows = freshRows(1);
+
+		const started = Date.now();
+		const stuck = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+		expect(requests).toHaveLength(0);
+		expect(stuck.error?.message).toBe(
+			'Duplicate protection could not take its lock on this workflow\'s record within 0.3 s',
+		);
+		expect(stuck.error?.description).toBe(
+			'Another execution of this workflow holds it (each holds it for milliseconds, around one read and write of the record), or an n8n process stopped while holding it. If no other execution of this workflow is running, run this node once with Duplicate Protection → Release Stuck Lock, then run again.',
+		);
+		// A waiter never deletes the lock.
+		expect(store.rows.get(WORKFLOW_ROW)).toEqual([LOCK_HASH]);
+
+		const release = await runActionNode({
+			items: rows,
+			parameters: { ...createProfile, duplicateProtection: 'releaseLock' },
+			deduplicationStore: store,
+		});
+		expect(release.error).toBeUndefined();
+		expect(outputJson(release)).toEqual([rows[0]]);
+		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
+
+		const after = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		expect(after.error).toBeUndefined();
+		expect(outputJson(after)).toEqual([
+			{ transactionId: 'TXN-after-release', formId: FORM_ID, name: 'Candidate 0' },
+		]);
+	});
+
+	it('Release Stuck Lock never clears another node’s history', async () => {
+		const store = new DeduplicationStore();
+		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1']);
+		const result = await runActionNode({
+			items: freshRows(1),
+			parameters: { ...createProfile, duplicateProtection: 'releaseLock' },
+			deduplicationStore: store,
+		});
+		expect(result.error?.message).toContain('another node keeps its history there');
+		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1']);
+	});
+});
+
+describe('Resolving rows and what a row’s answer means', () => {
+	it('Record Rows as Sent: nothing is sent, each row is recorded with the ID found; later runs skip it and output that ID', async () => {
+		const store = new DeduplicationStore();
+		const { requests } = mockService();
+		const rows = freshRows(2);
+
+		const recorded = await runActionNode({
+			items: rows,
+			parameters: {
+				...createProfile,
+				duplicateProtection: 'recordAsSent',
+				idFoundAtService: '={{ $json.foundId }}',
+			},
+			deduplicationStore: store,
+		});
+		expect(recorded.error).toBeUndefined();
+		expect(outputJson(recorded)).toEqual([
+			{ transactionId: 'TXN-found-0', recordedAsSent: true },
+			{ transactionId: 'TXN-found-1', recordedAsSent: true },
+		]);
+
+		const later = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		expect(requests).toHaveLength(0);
+		expect(outputJson(later).map((json) => [json.transactionId, json.alreadySent])).toEqual([
+			['TXN-found-0', true],
+			['TXN-found-1', true],
+		]);
+	});
+
+	it('Record Rows as Sent without an ID: nothing is recorded, the error names the field and the item', async () => {
+		const store = new DeduplicationStore();
+		const result = await runActionNode({
+			items: [{ ...freshRows(1)[0], foundId: '' }],
+			parameters: {
+				...createProfile,
+				duplicateProtection: 'recordAsSent',
+				idFoundAtService: '={{ $json.foundId }}',
+			},
+			deduplicationStore: store,
+		});
+		expect(result.error?.message).toBe(
+			'Invalid "ID Found at the Service" in item 0: it is required and is empty',
+		);
+		expect(store.storedValues()).toEqual([]);
+	});
+
+	it('a row accepted without an ID in the answer: a later run outputs alreadySent with no ID key and idKnown: false', async () => {
+		const store = new DeduplicationStore();
+		const { scope } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({}));
+		const rows = freshRows(1);
+		await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+
+		const later = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const [json] = outputJson(later);
+		expect(json).not.toHaveProperty('transactionId');
+		expect(json).toMatchObject({ alreadySent: true, idKnown: false, formId: FORM_ID });
+		expect(json.note).toContain('Do not write an empty transactionId back');
+	});
+
+	/** The service's answer to one row, then whether a later run sends it again or holds it in doubt. */
+	async function afterAnswer(answer: { status?: number; body?: unknown; thrown?: object }) {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		const rows = freshRows(1);
+		const send = transport.sendWithCredential;
+		const spy = jest.spyOn(transport, 'sendWithCredential');
+		spy.mockImplementationOnce(async function (this: unknown, ...args) {
+			if (answer.thrown) throw Object.assign(new Error('request failed'), answer.thrown);
+			return await send.apply(this as never, args);
+		});
+		if (!answer.thrown) scope.post(CANDIDATE_PATH).reply(answer.status!, answer.body as object);
+		const first = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store, continueOnFail: true });
+		spy.mockRestore();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-second' }));
+		const second = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+			continueOnFail: true,
+		});
+		const sentAgain = requests.length === (answer.thrown ? 1 : 2);
+		const inDoubt = outputJson(second)[0].inDoubt === true;
+		nock.cleanAll();
+		return { firstInDoubt: outputJson(first)[0].inDoubt === true, sentAgain, inDoubt };
+	}
+
+	const refusals: Array<[string, Parameters<typeof afterAnswer>[0]]> = [
+		['code -1 under HTTP 400', { status: 400, body: { code: -1, message: 'Invalid candidate' } }],
+		['code -1 under HTTP 200', { status: 200, body: { code: -1, message: 'Invalid candidate' } }],
+		['HTTP 429', { status: 429, body: { message: 'slow down' } }],
+		['HTTP 503', { status: 503, body: 'Service Unavailable' }],
+		['a refused connection', { thrown: { code: 'ECONNREFUSED' } }],
+	];
+	it.each(refusals)('a clear refusal (%s) releases the row: the next run sends it', async (_what, answer) => {
+		const outcome = await afterAnswer(answer);
+		expect(outcome).toEqual({ firstInDoubt: false, sentAgain: true, inDoubt: false });
+	});
+
+	const unclear: Array<[string, Parameters<typeof afterAnswer>[0]]> = [
+		['code -1 under HTTP 500', { status: 500, body: { code: -1, message: 'Internal error' } }],
+		['an HTML 500', { status: 500, body: '<html>Internal Server Error</html>' }],
+		['a 404 page that is not the service’s', { status: 404, body: '<html>Not Found</html>' }],
+		['a 200 that is not the service’s envelope', { status: 200, body: { ok: true } }],
+		['a cancelled request (the execution was stopped)', { thrown: { code: 'ERR_CANCELED', name: 'CanceledError' } }],
+		['a reset', { thrown: { code: 'ECONNRESET' } }],
+		['a timeout', { thrown: { code: 'ETIMEDOUT' } }],
+	];
+	it.each(unclear)('no clear answer (%s) leaves the row in doubt: the next run does not send it', async (_what, answer) => {
+		const outcome = await afterAnswer(answer);
+		expect(outcome).toEqual({ firstInDoubt: true, sentAgain: false, inDoubt: true });
+	});
+
+	it('History Size keeps at least the newest rows (two values per row, plus the rows claimed ahead); an older row is forgotten and sent again', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(6)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${(body as IDataObject).name}` }));
+		const rows = freshRows(5);
+		// 1 in flight: 2 rows claimed ahead at most, so (2 + 2) × 2 = 8 values are kept.
+		const bounded = {
+			...createProfile,
+			duplicateProtectionOptions: { inDoubtWaitSeconds: 0, historySize: 2 },
+			requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 },
+		};
+		await runActionNode({ items: rows, parameters: bounded, deduplicationStore: store });
+		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
+
+		// The newest 2 rows are skipped; the oldest was forgotten and is sent again.
+		const newest = await runActionNode({ items: rows.slice(3), parameters: bounded, deduplicationStore: store });
+		expect(newest.error).toBeUndefined();
+		expect(outputJson(newest).map((json) => json.alreadySent)).toEqual([true, true]);
+		const oldest = await runActionNode({ items: rows.slice(0, 1), parameters: bounded, deduplicationStore: store });
+		expect(oldest.error).toBeUndefined();
+		expect(requests.map((request) => (request.body as IDataObject).name).slice(5)).toEqual([
+			'Candidate 0',
+		]);
+	});
+
+});
