@@ -345,3 +345,50 @@ describe('Resolving rows and what a row’s answer means', () => {
 	});
 
 });
+
+describe('Two processes, the same row at the same moment', () => {
+	/** A second n8n process: the node's code loaded again (its memory apart), the same database. */
+	function otherProcess(): typeof runActionNode {
+		let other: typeof runActionNode | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
+			other = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
+		});
+		return other!;
+	}
+
+	it('the later execution waits for the first one’s answer and outputs alreadySent with the ID handed over through n8n’s store; the handover leaves nothing behind', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		let answerNow: (() => void) | undefined;
+		scope.post(CANDIDATE_PATH).reply((_uri, _body, answer) => {
+			answerNow = () => answer(null, [200, success({ transactionId: 'TXN-first-process' })]);
+		});
+		const rows = freshRows(1);
+		const parameters = { ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 20 } };
+		const first = runActionNode({ items: rows, parameters, deduplicationStore: store });
+		while (!answerNow) await sleep(5);
+		const second = otherProcess()({ items: rows, parameters, deduplicationStore: store });
+		// The second execution has met the row (its claim and its check of the row's answer).
+		while (store.callsByScope.node < 4) await sleep(5);
+		answerNow();
+		const [firstResult, secondResult] = await Promise.all([first, second]);
+
+		expect(requests).toHaveLength(1);
+		expect(outputJson(firstResult)).toEqual([
+			{ transactionId: 'TXN-first-process', formId: FORM_ID, name: 'Candidate 0' },
+		]);
+		expect(outputJson(secondResult)).toEqual([
+			{
+				transactionId: 'TXN-first-process',
+				formId: FORM_ID,
+				name: 'Candidate 0',
+				alreadySent: true,
+				sentAt: expect.any(String),
+			},
+		]);
+		// SENT and ACCEPTED of the row and the no-waiters mark: no bits, no waiting mark left.
+		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(3);
+		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
+	});
+});

@@ -113,7 +113,8 @@ export class DuplicateProtection {
 
 	private claimInFlight?: Promise<unknown>;
 
-	private readonly waiting = new Map<string, (accepted: boolean) => void>();
+	/** Rows in doubt waited for: until when, and who is told the outcome. */
+	private readonly waiting = new Map<string, { resolve: (accepted: boolean) => void; deadline: number }>();
 
 	private poller?: Promise<void>;
 
@@ -299,8 +300,9 @@ export class DuplicateProtection {
 		const identities = rows.map((index) => this.identities.get(index)!);
 		const accepted = this.acceptedSinceClaim;
 		this.acceptedSinceClaim = [];
+		const waitFor = new Set(identities.filter((identity) => this.mayWaitFor(identity)));
 		const claim = this.record
-			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain)
+			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain, waitFor)
 			.then((states) => {
 				for (const [identity, state] of states) {
 					if (state !== 'new') continue;
@@ -439,32 +441,39 @@ export class DuplicateProtection {
 	 * accepted. Not for a row whose answer this process saw lost.
 	 */
 	private async answeredElsewhere(identity: string): Promise<boolean> {
-		if (this.waitMs <= 0 || lostInProcess.has(this.processKey(identity))) return false;
+		if (!this.mayWaitFor(identity)) return false;
 		this.waitedFor.add(identity);
-		const answered = new Promise<boolean>((resolve) => this.waiting.set(identity, resolve));
+		const answered = new Promise<boolean>((resolve) =>
+			this.waiting.set(identity, { resolve, deadline: Date.now() + this.waitMs }),
+		);
 		this.poller ??= this.poll().finally(() => {
 			this.poller = undefined;
 		});
 		return await answered;
 	}
 
+	private mayWaitFor(identity: string): boolean {
+		return this.waitMs > 0 && !lostInProcess.has(this.processKey(identity));
+	}
+
 	private async poll(): Promise<void> {
-		const deadline = Date.now() + this.waitMs;
 		let pause = FIRST_POLL_MS;
 		while (this.waiting.size > 0) {
-			await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+			const nextDeadline = Math.min(...[...this.waiting.values()].map(({ deadline }) => deadline));
+			await sleep(Math.max(0, Math.min(pause, nextDeadline - Date.now())));
 			pause = Math.min(pause * 2, LONGEST_POLL_MS);
 			const identities = [...this.waiting.keys()];
-			let accepted = new Set<string>();
+			const now = Date.now();
+			const expiring = identities.filter((identity) => this.waiting.get(identity)!.deadline <= now);
+			let accepted = new Map<string, string | undefined>();
 			try {
-				accepted = await this.record.acceptedSince(identities);
+				accepted = await this.record.acceptedSince(identities, expiring);
 			} catch {
 				// A failing store leaves the rows in doubt: never a reason to send them.
 			}
-			const expired = Date.now() >= deadline;
 			for (const identity of identities) {
-				if (accepted.has(identity) || expired) {
-					this.waiting.get(identity)!(accepted.has(identity));
+				if (accepted.has(identity) || expiring.includes(identity)) {
+					this.waiting.get(identity)!.resolve(accepted.has(identity));
 					this.waiting.delete(identity);
 				}
 			}

@@ -12,6 +12,18 @@ import { WorkflowLock } from './lock';
 const SENT = 's:';
 /** Recorded once the service accepted the row (or the user recorded it as sent). */
 const ACCEPTED = 'a:';
+/** An execution waits for this row's answer (another execution sent it): hand its ID over. */
+const WAITED_FOR = 'w:';
+/** One bit of a handed-over ID: `b:<row>:<bit>` is recorded for each bit that is 1. */
+const ID_BIT = 'b:';
+/**
+ * Present while no execution waits for a row: the calls that record ACCEPTED rows carry it at no
+ * cost, and only when a waiter removed it do they look for WAITED_FOR rows among theirs.
+ */
+const NO_WAITERS = 'n:no-waiters';
+/** IDs longer than this (in UTF-8 bytes) are not handed over (the service's are far shorter). */
+const MAX_HANDED_ID_BYTES = 64;
+const LENGTH_BITS = 8;
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
 const RECORD_SCOPE = 'node';
 /** Values n8n's store keeps per row: SENT and ACCEPTED. */
@@ -42,6 +54,28 @@ function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
 	map.delete(key);
 	map.set(key, value);
 	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
+}
+
+/** The store values that hand `id` over for a row: one per bit that is 1 (length byte first). */
+function idBits(identity: string, id: string): string[] {
+	const bytes = Buffer.from(id, 'utf8');
+	const values: string[] = [];
+	[bytes.length, ...bytes].forEach((byte, index) => {
+		for (let bit = 0; bit < 8; bit++) {
+			if (byte & (1 << (7 - bit))) values.push(`${ID_BIT}${identity}:${index * 8 + bit}`);
+		}
+	});
+	return values;
+}
+
+/** Bytes from probed bit values: a bit is 1 when its value was found in the store. */
+function bitsToBytes(probe: string[], found: string[], bitCount: number): number[] {
+	const ones = new Set(found);
+	const bytes = new Array<number>(Math.ceil(bitCount / 8)).fill(0);
+	probe.slice(0, bitCount).forEach((value, index) => {
+		if (ones.has(value)) bytes[Math.floor(index / 8)] |= 1 << (7 - (index % 8));
+	});
+	return bytes;
 }
 
 /** A row's hash: the operation, the service's environment, and the key or the request as sent. */
@@ -115,23 +149,87 @@ export class SentRecord {
 		await this.store.removeProcessed(values, RECORD_SCOPE, this.options);
 	}
 
-	/** Which of these rows are ACCEPTED. The store has no read-only check: what it adds is removed. */
-	private async acceptedAmong(identities: string[]): Promise<Set<string>> {
+	/**
+	 * Which of these rows are ACCEPTED. The store has no read-only check: what it adds is removed.
+	 * Rows in `waitFor` that are not accepted are marked WAITED_FOR (their sender hands the ID over).
+	 */
+	private async acceptedAmong(
+		identities: string[],
+		waitFor: Set<string> = new Set(),
+	): Promise<Set<string>> {
 		if (identities.length === 0) return new Set();
-		const checked = await this.record(identities.map((identity) => ACCEPTED + identity));
-		await this.remove(checked.new.map(String));
-		return new Set(checked.processed.map((value) => String(value).slice(ACCEPTED.length)));
+		const waiting = identities.filter((identity) => waitFor.has(identity));
+		const checked = await this.record([
+			...identities.map((identity) => ACCEPTED + identity),
+			...waiting.map((identity) => WAITED_FOR + identity),
+		]);
+		const accepted = new Set(
+			checked.processed
+				.map(String)
+				.filter((value) => value.startsWith(ACCEPTED))
+				.map((value) => value.slice(ACCEPTED.length)),
+		);
+		const waitingStill = waiting.filter((identity) => !accepted.has(identity));
+		await this.remove([
+			...checked.new.map(String).filter((value) => value.startsWith(ACCEPTED)),
+			...waiting.filter((identity) => accepted.has(identity)).map((identity) => WAITED_FOR + identity),
+			...(waitingStill.length > 0 ? [NO_WAITERS] : []),
+		]);
+		return accepted;
+	}
+
+	/**
+	 * Records ACCEPTED rows (with `alsoRecord`, in one call) and hands the IDs of those another
+	 * execution waits for over, bit by bit (n8n's store keeps hashes only, so membership is all a
+	 * reader can ask).
+	 */
+	private async recordAccepted(accepted: AcceptedRow[], alsoRecord: string[] = []) {
+		const withAccepted = accepted.length > 0;
+		const recorded = await this.record([
+			...alsoRecord,
+			...accepted.map(({ identity }) => ACCEPTED + identity),
+			...(withAccepted ? [NO_WAITERS] : []),
+		]);
+		if (!withAccepted || !recorded.new.map(String).includes(NO_WAITERS)) return recorded;
+		const handed = accepted.filter(({ id }) => id !== undefined && Buffer.byteLength(id) <= MAX_HANDED_ID_BYTES);
+		const waited = handed.length === 0 ? undefined : await this.record(handed.map(({ identity }) => WAITED_FOR + identity));
+		const waitedFor = new Set(waited?.processed.map((value) => String(value).slice(WAITED_FOR.length)));
+		const bits = handed
+			.filter(({ identity }) => waitedFor.has(identity))
+			.flatMap(({ identity, id }) => idBits(identity, id!));
+		if (bits.length > 0) await this.record(bits);
+		// Waiters may remain for rows of other executions: NO_WAITERS stays absent until they end.
+		await this.remove([...(waited?.new.map(String) ?? []), NO_WAITERS]);
+		return recorded;
+	}
+
+	/** The ID handed over for a row, read bit by bit; its bits and WAITED_FOR are removed. */
+	private async handedId(identity: string): Promise<string | undefined> {
+		const probe = (from: number, to: number) =>
+			Array.from({ length: to - from }, (_, bit) => `${ID_BIT}${identity}:${from + bit}`);
+		const lengthProbe = probe(0, LENGTH_BITS);
+		const lengthBits = await this.record(lengthProbe);
+		const length = bitsToBytes(lengthProbe, lengthBits.processed.map(String), LENGTH_BITS)[0];
+		const bytesProbe = length > 0 ? probe(LENGTH_BITS, LENGTH_BITS + length * 8) : [];
+		const idBitsSet = bytesProbe.length > 0 ? await this.record(bytesProbe) : undefined;
+		await this.remove([...lengthProbe, ...bytesProbe, WAITED_FOR + identity]);
+		if (!length || !idBitsSet) return undefined;
+		return Buffer.from(
+			bitsToBytes(bytesProbe, idBitsSet.processed.map(String), length * 8),
+		).toString('utf8');
 	}
 
 	/**
 	 * Records the rows as SENT (and `accepted` as ACCEPTED, in the same call) and says what an
 	 * earlier execution did with each. With `forgetFirst` (Send These Rows Again) their earlier
-	 * record goes first. Throws when the store fails.
+	 * record goes first. Rows in `waitFor` found in doubt are marked as waited for. Throws when the
+	 * store fails.
 	 */
 	async claim(
 		identities: string[],
 		accepted: AcceptedRow[],
 		forgetFirst = false,
+		waitFor: Set<string> = new Set(),
 	): Promise<Map<string, RowState>> {
 		const unique = [...new Set(identities)];
 		this.keepIds(accepted);
@@ -139,10 +237,10 @@ export class SentRecord {
 			if (forgetFirst) {
 				await this.remove(unique.flatMap((identity) => [SENT + identity, ACCEPTED + identity]));
 			}
-			const claimed = await this.record([
-				...unique.map((identity) => SENT + identity),
-				...accepted.map(({ identity }) => ACCEPTED + identity),
-			]);
+			const claimed = await this.recordAccepted(
+				accepted,
+				unique.map((identity) => SENT + identity),
+			);
 			const fresh = new Set(
 				claimed.new
 					.map(String)
@@ -151,7 +249,7 @@ export class SentRecord {
 			);
 			const states = new Map<string, RowState>();
 			const before = unique.filter((identity) => !fresh.has(identity));
-			const acceptedBefore = await this.acceptedAmong(before);
+			const acceptedBefore = await this.acceptedAmong(before, waitFor);
 			for (const identity of unique) {
 				if (fresh.has(identity)) states.set(identity, 'new');
 				else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
@@ -160,9 +258,28 @@ export class SentRecord {
 		});
 	}
 
-	/** Of rows in doubt, those accepted since (another execution got their answer). */
-	async acceptedSince(identities: string[]): Promise<Set<string>> {
-		return await this.underLock(async () => await this.acceptedAmong(identities));
+	/**
+	 * Of rows waited for (in doubt), those accepted since, with the ID their sender handed over.
+	 * `stopWaiting`: rows no longer waited for (their wait ran out).
+	 */
+	async acceptedSince(
+		identities: string[],
+		stopWaiting: string[] = [],
+	): Promise<Map<string, string | undefined>> {
+		return await this.underLock(async () => {
+			const waiting = new Set(identities);
+			const accepted = await this.acceptedAmong(identities, waiting);
+			const ids = new Map<string, string | undefined>();
+			for (const identity of accepted) {
+				const id = this.earlierResult(identity)?.id ?? (await this.handedId(identity));
+				ids.set(identity, id);
+				if (id !== undefined) this.keepIds([{ identity, id }]);
+			}
+			if (stopWaiting.length > 0) await this.remove(stopWaiting.map((identity) => WAITED_FOR + identity));
+			// The last waiter of this execution puts NO_WAITERS back (a waiter elsewhere removes it again).
+			if (accepted.size + stopWaiting.length >= identities.length) await this.record([NO_WAITERS]);
+			return ids;
+		});
 	}
 
 	/**
@@ -173,7 +290,7 @@ export class SentRecord {
 		this.keepIds(accepted);
 		if (accepted.length === 0 && released.length === 0) return;
 		await this.underLock(async () => {
-			if (accepted.length > 0) await this.record(accepted.map(({ identity }) => ACCEPTED + identity));
+			if (accepted.length > 0) await this.recordAccepted(accepted);
 			await this.remove(released.map((identity) => SENT + identity));
 		});
 	}
