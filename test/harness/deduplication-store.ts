@@ -31,8 +31,11 @@ export class DeduplicationStore implements IDataDeduplicator {
 	/** Makes every call fail (a database that is down). */
 	failing = false;
 
-	/** Makes the calls it returns true for fail (e.g. from the third claim on). */
-	failWhen: (scope: 'node' | 'workflow') => boolean = () => false;
+	/**
+	 * Makes the calls it returns true for fail (e.g. from the third claim on): each call's scope and,
+	 * for checkProcessedAndRecord, the values before n8n hashes them.
+	 */
+	failWhen: (scope: 'node' | 'workflow', values?: string[]) => boolean = () => false;
 
 	private key(scope: DeduplicationScope, { workflow, node }: ICheckProcessedContextData) {
 		return `${String(workflow.id)}|${scope === 'node' ? `n:${node!.id}` : ''}`;
@@ -76,6 +79,10 @@ export class DeduplicationStore implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		const key = this.key(scope, contextData);
 		if (scope === 'node') this.recorded.push(items.map(String));
+		if (this.failWhen(scope === 'node' ? 'node' : 'workflow', items.map(String))) {
+			this.calls += 1;
+			throw new Error('SQLITE_BUSY: database is locked');
+		}
 		const existing = await this.read(key);
 		const stored = existing ?? [];
 		const known = new Set(stored);

@@ -324,7 +324,8 @@ describe('Resolving rows and what a row’s answer means', () => {
 			.times(6)
 			.reply(200, (_uri, body) => success({ transactionId: `TXN-${(body as IDataObject).name}` }));
 		const rows = freshRows(5);
-		// 1 in flight: 2 rows claimed ahead at most, so (2 + 2) × 2 = 8 values are kept.
+		// 1 in flight: 2 rows claimed ahead at most, so (2 + 2) × 2 = 8 values are kept (the
+		// no-waiters mark among them: the newest rows are still kept in full).
 		const bounded = {
 			...createProfile,
 			duplicateProtectionOptions: { inDoubtWaitSeconds: 0, historySize: 2 },

@@ -456,8 +456,8 @@ describe('Duplicate protection across executions', () => {
 		for (const personal of ['Candidate', '+91987654', FORM_ID, 'Female']) {
 			expect(everything).not.toContain(personal);
 		}
-		// SENT and ACCEPTED per row; the lock's row is gone once released.
-		expect(store.storedValues()).toHaveLength(4);
+		// SENT and ACCEPTED per row and the no-waiters mark; the lock's row is gone once released.
+		expect(store.storedValues()).toHaveLength(5);
 		expect(Object.keys(saved)).toEqual([
 			expect.stringMatching(/^[0-9a-f]{64}$/),
 			expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -474,8 +474,18 @@ describe('Duplicate protection across executions', () => {
 		const result = await runRows(200, createProfile, store);
 
 		expect(result.error).toBeUndefined();
-		expect(store.callsByScope).toEqual({ node: 2, workflow: 8 });
+		// The first ACCEPTED rows a record gets also look once for executions waiting on them.
+		expect(store.callsByScope).toEqual({ node: 4, workflow: 8 });
 		expect(store.rows.has('wf-test|')).toBe(false);
+
+		acceptingService(200);
+		const next = await runActionNode({
+			items: rows(200).map((row) => ({ ...row, gender: 'Male' })),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(next.error).toBeUndefined();
+		expect(store.callsByScope).toEqual({ node: 6, workflow: 16 });
 	});
 
 	it('rows are recorded just before they leave, batch by batch: after a crash mid-run only the batch on its way is in doubt', async () => {
@@ -495,8 +505,8 @@ describe('Duplicate protection across executions', () => {
 			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1 } } },
 		};
 		await runRows(6, batchesOfTwo, store);
-		// Rows 0-1 recorded as sent and accepted, rows 2-3 as sent; rows 4-5 not yet.
-		expect(atCrash!.storedValues()).toHaveLength(6);
+		// Rows 0-1 recorded as sent and accepted (with the no-waiters mark), rows 2-3 as sent; rows 4-5 not yet.
+		expect(atCrash!.storedValues()).toHaveLength(7);
 
 		scope
 			.post(CANDIDATE_PATH)
@@ -548,7 +558,7 @@ describe('Duplicate protection across executions', () => {
 		expect(outputJson(result)).toHaveLength(40);
 		expect(Math.max(...claimedUnanswered)).toBeLessThanOrEqual(5);
 		expect(claimedSoFar()).toBe(40);
-		expect(store.storedValues()).toHaveLength(80);
+		expect(store.storedValues()).toHaveLength(81);
 	});
 
 	it('a worker killed with 200 requests out and none answered (300 rows, the defaults): 225 rows are in doubt, the other 75 are sent by the next run', async () => {
@@ -611,9 +621,10 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(6);
 		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
-		// Claims of 2 rows (1 in flight + a reserve of 1): the third claim fails, the settle works.
+		// Claims of 2 rows, then 1 as each answer frees the slot: the third claim fails, the settle works.
 		let claims = 0;
-		store.failWhen = (scope) => scope === 'node' && ++claims === 3;
+		store.failWhen = (scope, values) =>
+			scope === 'node' && values?.some((value) => value.startsWith('s:')) === true && ++claims === 3;
 		const result = await runRows(6, oneInFlight, store);
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
@@ -640,8 +651,12 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(6);
 		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
+		// From the third claim on, every call on the node's record fails (the settle too).
 		let claims = 0;
-		store.failWhen = (scope) => scope === 'node' && ++claims >= 3;
+		store.failWhen = (scope, values) => {
+			if (scope === 'node' && values?.some((value) => value.startsWith('s:'))) claims += 1;
+			return scope === 'node' && claims >= 3;
+		};
 		const result = await runRows(6, oneInFlight, store);
 
 		expect(sentNames(requests)).toHaveLength(3);

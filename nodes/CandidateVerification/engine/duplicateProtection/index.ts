@@ -31,7 +31,7 @@ export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protect
 /** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
 const CLAIM_RESERVE_SHARE = 8;
 const MAX_CLAIM_RESERVE = 25;
-const FIRST_POLL_MS = 250;
+const FIRST_POLL_MS = 50;
 const LONGEST_POLL_MS = 2000;
 /** Rows whose answer this process saw lost: not waited for (nothing is in flight for them). */
 const lostInProcess = new Map<string, true>();

@@ -198,8 +198,9 @@ export class SentRecord {
 			.filter(({ identity }) => waitedFor.has(identity))
 			.flatMap(({ identity, id }) => idBits(identity, id!));
 		if (bits.length > 0) await this.record(bits);
-		// Waiters may remain for rows of other executions: NO_WAITERS stays absent until they end.
-		await this.remove([...(waited?.new.map(String) ?? []), NO_WAITERS]);
+		// NO_WAITERS was added back by the first call. It stays when none of these rows was waited
+		// for (a waiter of another row lifts it again at its next look, every 50 ms to 2 s).
+		await this.remove([...(waited?.new.map(String) ?? []), ...(bits.length > 0 ? [NO_WAITERS] : [])]);
 		return recorded;
 	}
 
