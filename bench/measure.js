@@ -27,7 +27,7 @@ const prepared = JSON.parse(fs.readFileSync(path.join(runDir, 'prepared.json'), 
 const RAW_CONCURRENCY = 50;
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const N8N_LOG = path.join(runDir, 'n8n.log');
-/** The node's own debug line (nodes/CandidateVerification/engine/runOperation.ts, CHECK_LOG_MESSAGE). */
+/** The node's own debug line (nodes/CandidateVerification/engine/checkItems.ts, CHECK_LOG_MESSAGE). */
 const CHECK_LINE = /Candidate Verification: all-items check of (\d+) items in (\d+) ms/g;
 
 function logSize() {

@@ -1,0 +1,425 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../helpers/constants';
+import { baseUrlFromCredentials, jsonRequest, sendWithCredential } from '../transport';
+import {
+	assertSuccessfulResponse,
+	networkCode,
+	networkError,
+	networkFailureKind,
+	parseJsonText,
+} from '../transport/errors';
+import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
+import type { CheckedItem } from './checkItems';
+import { DUPLICATE_MODES, type DuplicateProtection, type ProtectedRun } from './duplicateProtection';
+import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
+import type { RunSettings } from './requestOptions';
+
+/** Answers after which the service has certainly not acted on the request. */
+const NOT_PROCESSED_STATUSES = [429, 503];
+/** Answers of a gateway that may come after the service acted: retried only when nothing changes. */
+const GATEWAY_STATUSES = [502, 504];
+const READ_RETRY_STATUSES = [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
+/**
+ * Network failures before the request could reach the service. A broken pipe or an aborted
+ * connection is not one: the request may have been read before the connection went.
+ */
+const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+const MAX_RETRY_AFTER_MS = 30_000;
+/** On an item whose answer was lost where no duplicate protection holds it. */
+export const LOST_ANSWER_ADVICE =
+	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have acted on it. Check at the service (its dashboard) before sending this row again: nothing stops a later run from sending it.';
+/**
+ * Requests started in one turn of n8n's event loop when a run starts: each costs n8n's request
+ * helper about 0.5 ms before it leaves, so 200 at once would hold n8n's main thread for 100 ms.
+ */
+const REQUESTS_STARTED_PER_TURN = 25;
+
+type NodeError = NodeApiError | NodeOperationError;
+
+/** Resolves after `turns` turns of the event loop. */
+async function afterTurns(turns: number): Promise<void> {
+	for (let turn = 0; turn < turns; turn++) await sleep(0);
+}
+
+interface Failure {
+	error: NodeError;
+	/**
+	 * The request left and no clear answer came (a timeout, a reset, a cancel, a 5xx, an answer
+	 * that is not the service's): the service may have acted on it.
+	 */
+	answerLost: boolean;
+	/** Not sent: an earlier execution sent this row and got no answer (duplicate protection). */
+	heldInDoubt?: true;
+}
+
+/**
+ * The service certainly did not act on a request answered so: its own envelope with a failure code
+ * (under a 2xx or 4xx status), or a 429 / 503.
+ */
+function isClearRefusal(response: IN8nHttpFullResponse): boolean {
+	const { statusCode } = response;
+	if (NOT_PROCESSED_STATUSES.includes(statusCode)) return true;
+	if (statusCode >= 300 && statusCode < 400) return false;
+	if (statusCode >= 500) return false;
+	const body = parseJsonText(response.body) as { code?: unknown } | undefined;
+	return typeof body === 'object' && body !== null && typeof body.code === 'number' && body.code !== 0;
+}
+
+function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
+	error.context = { ...(error.context ?? {}), itemIndex };
+	return error;
+}
+
+function fillPath(path: string, parameters: Record<string, string> = {}): string {
+	return path.replace(/:([A-Za-z]+)/g, (placeholder, name: string) =>
+		name in parameters ? encodeURIComponent(parameters[name]) : placeholder,
+	);
+}
+
+function itemList(indexes: number[]): string {
+	return indexes.map((index) => `item ${index}`).join(', ');
+}
+
+/** How long to wait before retry number `attempt` (0-based), following a Retry-After header. */
+function retryDelay(settings: RunSettings, attempt: number, response?: IN8nHttpFullResponse) {
+	const header = (response?.headers as IDataObject | undefined)?.['retry-after'];
+	if (header !== undefined) {
+		const seconds = Number(header);
+		const until = Number.isFinite(seconds)
+			? seconds * 1000
+			: Date.parse(String(header)) - Date.now();
+		if (Number.isFinite(until) && until >= 0) return Math.min(until, MAX_RETRY_AFTER_MS);
+	}
+	return settings.retryWait * 2 ** attempt;
+}
+
+/** A streamed answer that will not be read is closed, so its connection is freed. */
+function discardBody(response: IN8nHttpFullResponse): void {
+	const body = response.body as { destroy?: () => void } | undefined;
+	if (body && typeof body.destroy === 'function') body.destroy();
+}
+
+/** The sending half of one run: requests, retries, what was accepted and what failed. */
+export class OperationRun implements ProtectedRun {
+	readonly memory: AcceptedMemory;
+
+	readonly outputs: INodeExecutionData[][] = [];
+
+	checked: CheckedItem[] = [];
+
+	protection?: DuplicateProtection;
+
+	readonly accepted = new Map<number, AcceptedItem>();
+
+	readonly failures = new Map<number, Failure>();
+
+	readonly started = new Set<number>();
+
+	/** Failures before the request could reach the service (a refused connection, an unknown host). */
+	private readonly neverReached = new WeakSet<object>();
+
+	private readonly baseURL: string;
+
+	private readonly credentialsDecrypted: ICredentialsDecrypted;
+
+	private readonly abortSignal?: AbortSignal;
+
+	/** Read once per run: n8n's getNode() deep-copies the node and its parameters at every call. */
+	private readonly node: INode;
+
+	readonly continueOnFail: boolean;
+
+	readonly creates: boolean;
+
+	/** The options every request of the run shares, beside its own method, URL, body and query. */
+	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
+
+	constructor(
+		readonly context: IExecuteFunctions,
+		readonly operation: OperationDefinition,
+		readonly settings: RunSettings,
+		private readonly credentials: ICredentialDataDecryptedObject,
+	) {
+		this.memory = AcceptedMemory.of(context);
+		this.baseURL = baseUrlFromCredentials(credentials);
+		this.node = context.getNode();
+		this.continueOnFail = context.continueOnFail();
+		this.creates = operation.acceptedIdField !== undefined;
+		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
+		this.abortSignal = context.getExecutionCancelSignal?.();
+		this.runRequestOptions = {
+			...('read' in operation.output ? operation.output.requestOptions : {}),
+			...this.transportOptions(),
+		};
+	}
+
+	refused(itemIndex: number): boolean {
+		const failure = this.failures.get(itemIndex);
+		return failure !== undefined && !failure.answerLost && !failure.heldInDoubt;
+	}
+
+	answerLost(itemIndex: number): boolean {
+		return this.failures.get(itemIndex)?.answerLost === true;
+	}
+
+	setOutput(itemIndex: number, output: INodeExecutionData[]): void {
+		this.outputs[itemIndex] = output;
+	}
+
+	preparedOf(itemIndex: number): PreparedRequest {
+		return this.checked[itemIndex].prepared!;
+	}
+
+	stopWith(itemIndex: number, error: NodeOperationError): void {
+		this.failures.set(itemIndex, { error, answerLost: false, heldInDoubt: true });
+	}
+
+	/** The ID the service gave an accepted item, from its output. */
+	acceptedIdOf(output: INodeExecutionData[] | undefined): string | undefined {
+		const field = this.operation.acceptedIdField;
+		const id = field && output?.[0]?.json[field];
+		return id === undefined || id === null || id === '' ? undefined : String(id);
+	}
+
+	get stopped(): boolean {
+		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
+		return stopOnFailure || this.abortSignal?.aborted === true || this.protection?.halted === true;
+	}
+
+	/** With On Error → Continue: the item n8n routes to the error output. */
+	errorOutput(error: NodeError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
+		return [{ json: { error: error.message, ...extra }, pairedItem: { item: itemIndex } }];
+	}
+
+	/** Sends the items batch by batch, at most `concurrency` at once, until done or stopped. */
+	async sendAll(indexes: number[], items: INodeExecutionData[]): Promise<void> {
+		const { batchSize, batchInterval, concurrency } = this.settings;
+		const gate = this.protection;
+		const batches: number[][] = [];
+		for (let start = 0; start < indexes.length; start += batchSize || indexes.length) {
+			batches.push(indexes.slice(start, start + (batchSize || indexes.length)));
+		}
+		for (const [batchNumber, batch] of batches.entries()) {
+			if (batchNumber > 0) await sleep(batchInterval);
+			let next = 0;
+			const worker = async (_: unknown, workerIndex: number) => {
+				let firstRequest = true;
+				while (next < batch.length && !this.stopped) {
+					const itemIndex = batch[next++];
+					if (gate && !(await gate.mayBeSent(itemIndex))) continue;
+					if (firstRequest) {
+						// The first requests start a group per turn of n8n's event loop, not all at once.
+						firstRequest = false;
+						await afterTurns(Math.floor(workerIndex / REQUESTS_STARTED_PER_TURN));
+					}
+					if (this.stopped) return;
+					this.started.add(itemIndex);
+					const output = await this.sendItem(
+						itemIndex,
+						items[itemIndex],
+						this.checked[itemIndex].prepared!,
+					);
+					this.outputs[itemIndex] = output;
+					gate?.answered(itemIndex, output);
+				}
+			};
+			await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+			if (this.stopped) return;
+		}
+	}
+
+	private async sendItem(
+		itemIndex: number,
+		item: INodeExecutionData,
+		prepared: PreparedRequest,
+	): Promise<INodeExecutionData[]> {
+		const { operation, context, node } = this;
+		const request: IHttpRequestOptions = {
+			...jsonRequest(
+				this.baseURL,
+				{
+					method: operation.method,
+					url: fillPath(operation.path, prepared.pathParameters),
+					body: prepared.body,
+					qs: prepared.qs,
+				},
+				this.settings.timeout,
+			),
+			...this.runRequestOptions,
+		};
+		const call: ItemCall = {
+			itemIndex,
+			item,
+			prepared,
+			request,
+			credentials: this.credentials,
+			callService: async (label, stepRequest) => {
+				const response = await this.request(label, {
+					...request,
+					...stepRequest,
+					...this.jsonOnly(),
+				});
+				return assertSuccessfulResponse(node, label, response);
+			},
+		};
+		let requestLeft = false;
+		let response: IN8nHttpFullResponse | undefined;
+		try {
+			if (operation.beforeSend) await operation.beforeSend.call(context, call);
+			requestLeft = true;
+			response = await this.request(operation.label, request);
+			let output: INodeExecutionData[];
+			if ('read' in operation.output) {
+				output = await operation.output.read.call(context, response, call);
+			} else {
+				const envelope = assertSuccessfulResponse(node, operation.label, response);
+				const shaped = operation.output(envelope.data ?? {}, prepared);
+				output = (Array.isArray(shaped) ? shaped : [shaped]).map((json) => ({
+					json,
+					pairedItem: { item: itemIndex },
+				}));
+			}
+			if (this.acceptedIdOf(output) !== undefined) this.accepted.set(itemIndex, { output });
+			return output;
+		} catch (caught) {
+			const error =
+				caught instanceof NodeApiError || caught instanceof NodeOperationError
+					? caught
+					: new NodeOperationError(node, caught as Error);
+			const clearlyNotActedOn =
+				!requestLeft ||
+				this.neverReached.has(error) ||
+				(response !== undefined && isClearRefusal(response));
+			const answerLost = this.creates && !clearlyNotActedOn;
+			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
+			if (answerLost) {
+				const advice = this.protection?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
+				error.description = [error.description, advice].filter(Boolean).join('\n');
+				return this.errorOutput(error, itemIndex, { inDoubt: true, description: advice });
+			}
+			return this.errorOutput(error, itemIndex);
+		}
+	}
+
+	/** Request Options that apply to every request of the run. */
+	private transportOptions(): Partial<IHttpRequestOptions> {
+		const { proxy, skipSslCertificateValidation } = this.settings;
+		return {
+			...(proxy ? { proxy } : {}),
+			...(skipSslCertificateValidation ? { skipSslCertificateValidation } : {}),
+			...(this.abortSignal ? { abortSignal: this.abortSignal } : {}),
+		};
+	}
+
+	/** A first step of an operation is plain JSON even when the operation reads a file. */
+	private jsonOnly(): Partial<IHttpRequestOptions> {
+		return {
+			json: true,
+			encoding: undefined,
+			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
+		};
+	}
+
+	/**
+	 * One request with the node's own retries of transient failures. An operation that creates
+	 * something is retried only when the service certainly did not act on the request.
+	 */
+	private async request(
+		label: string,
+		options: IHttpRequestOptions,
+	): Promise<IN8nHttpFullResponse> {
+		const retryStatuses = this.creates ? NOT_PROCESSED_STATUSES : READ_RETRY_STATUSES;
+		let spentMs = 0;
+		for (let attempt = 0; ; attempt++) {
+			let response: IN8nHttpFullResponse | undefined;
+			let failure: unknown;
+			try {
+				response = await sendWithCredential.call(this.context, options, this.credentialsDecrypted);
+			} catch (caught) {
+				failure = caught;
+			}
+			const kind = failure === undefined ? undefined : networkFailureKind(failure);
+			const notSent = NOT_SENT_CODES.includes(networkCode(failure) ?? '');
+			const transient = response
+				? retryStatuses.includes(response.statusCode)
+				: kind !== undefined && (!this.creates || notSent);
+			if (kind === 'timeout') spentMs += options.timeout ?? 0;
+			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
+				if (response) return response;
+				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
+				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
+				const error = networkError(this.node, label, failure, attempts, mayHaveCreated);
+				if (notSent) this.neverReached.add(error);
+				throw error;
+			}
+			if (response) discardBody(response);
+			const pause = retryDelay(this.settings, attempt, response);
+			spentMs += pause;
+			await sleep(pause);
+		}
+	}
+
+	/**
+	 * The error a run stops with: the first failed item's, with what the service accepted (not
+	 * lost, not to be sent again), what may have reached it, and what was never sent.
+	 */
+	stopError(indexes: number[]): NodeError {
+		const [firstIndex] = [...this.failures.keys()].sort((a, b) => a - b);
+		const { error } = this.failures.get(firstIndex)!;
+		const lines = [String(error.description ?? '')];
+		if (this.creates && this.accepted.size > 0) {
+			const accepted = [...this.accepted.entries()]
+				.sort(([a], [b]) => a - b)
+				.map(([index, { output }]) => `item ${index}: ${this.acceptedIdOf(output)}`);
+			lines.push(
+				`Already accepted by the service (not lost, do not send them again): ${accepted.join(', ')}`,
+			);
+		}
+		const lost = [...this.failures.entries()].filter(([, failure]) => failure.answerLost);
+		if (lost.length > 0) {
+			const them = lost.length === 1 ? 'it' : 'them';
+			lines.push(
+				`No clear answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${them}; check at the service before sending ${them} again.`,
+			);
+		}
+		const notSent = indexes.filter(
+			(index) => !this.started.has(index) && !this.failures.has(index),
+		);
+		if (notSent.length > 0) {
+			lines.push(
+				`Not sent (the run stopped at the first failure): ${itemList(notSent)}. ${this.howToSendTheRest(lost.length > 0)}`,
+			);
+		}
+		error.description = lines.filter(Boolean).join('\n');
+		return error;
+	}
+
+	/** How the rows a stopped run did not send get sent, true for this run's rows. */
+	private howToSendTheRest(answersLost: boolean): string {
+		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
+		const protectedRun =
+			this.protection !== undefined && this.protection.mode !== DUPLICATE_MODES.sendAgain;
+		if (protectedRun) {
+			const inDoubt = answersLost || [...this.failures.values()].some((f) => f.heldInDoubt);
+			return inDoubt
+				? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
+				: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
+		}
+		return answersLost
+			? 'Settings → Retry On Fail would send them, but also the items without an answer: check those at the service first.'
+			: 'Settings → Retry On Fail sends them and the failed items, without sending an accepted item again.';
+	}
+}
