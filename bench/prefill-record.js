@@ -14,10 +14,13 @@ const path = require('node:path');
 const [n8nDir, workflowId, nodeId, rows] = process.argv.slice(2);
 const driver = (name) => require(path.join(n8nDir, 'node_modules', name));
 const context = `n:${nodeId}`;
-// Two values per row (sent, then accepted), MD5 in base64 as n8n stores them.
-const hashes = Array.from({ length: 2 * Number(rows) }, () =>
-	createHash('md5').update(randomBytes(16)).digest('base64'),
-);
+const md5 = (value) => createHash('md5').update(value).digest('base64');
+// Two values per row (sent, then accepted), MD5 in base64 as n8n stores them, and the mark a record
+// has after its first run (nobody waits for a row: engine/duplicateProtection/record.ts, NO_WAITERS).
+const hashes = [
+	md5('n:no-waiters'),
+	...Array.from({ length: 2 * Number(rows) }, () => md5(randomBytes(16))),
+];
 const value = JSON.stringify({ mode: 'entries', data: hashes });
 const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
 

@@ -343,14 +343,17 @@ export class DuplicateProtection {
 		});
 	}
 
-	/** Unbatched: the next rows are claimed as answers free slots, a reserve's worth at a time. */
+	/**
+	 * Unbatched: the next rows are claimed as answers free slots, once half the requests in flight
+	 * (at least the reserve) have been answered: every claim reads and writes the node's whole
+	 * record, and while it is made the other half and the reserve are still being sent.
+	 */
 	private claimAhead(): void {
 		if (this.run.settings.batchSize || this.claimInFlight || this.storeFailure) return;
 		if (this.claimedUpTo >= this.order.length) return;
 		const free = this.claimLimit - this.outstanding;
-		if (free >= Math.min(this.claimReserve, this.order.length - this.claimedUpTo)) {
-			this.startClaim(free);
-		}
+		const worthAClaim = Math.max(this.claimReserve, Math.floor(this.run.settings.concurrency / 2));
+		if (free >= Math.min(worthAClaim, this.order.length - this.claimedUpTo)) this.startClaim(free);
 	}
 
 	/** Asked before an item's request leaves: whether it is sent (else its output is set here). */
