@@ -209,6 +209,10 @@ function createSandbox(options = {}) {
 			entry.status = res.statusCode;
 			events.emit('request', entry);
 		});
+		// The client went away before the answer (e.g. a held request of a stopped or killed client).
+		res.on('close', () => {
+			if (!res.writableFinished) entry.closedBeforeAnswer = true;
+		});
 	}
 
 	function answer(req, path, query, input, tooLarge) {

@@ -344,6 +344,19 @@ describe('POST /ekyc-forms/:formId/diy-candidate', () => {
 		expect(sandbox.requests.find((r) => r.path === path).status).toBe(200);
 		expect([...sandbox.state.transactions.values()].filter((t) => t.candidate.name === 'Held Rao')).toHaveLength(1);
 
+		// A client that gives up on a held request: created all the same, logged as closed before the answer.
+		const abort = new AbortController();
+		const gaveUp = fetch(baseUrl + path, { method: 'POST', signal: abort.signal, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Gone Rao', gender: 'Male' }) }).catch(() => 'aborted');
+		const abortDeadline = Date.now() + 10_000;
+		while (!sandbox.requests.some((r) => r.body && r.body.name === 'Gone Rao') && Date.now() < abortDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		abort.abort();
+		expect(await gaveUp).toBe('aborted');
+		const gone = sandbox.requests.find((r) => r.body && r.body.name === 'Gone Rao');
+		while (!gone.closedBeforeAnswer && Date.now() < abortDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(gone).toMatchObject({ closedBeforeAnswer: true });
+		expect(gone.status).toBeUndefined();
+		expect([...sandbox.state.transactions.values()].filter((t) => t.candidate.name === 'Gone Rao')).toHaveLength(1);
+
 		expect((await call('POST', '/__sandbox/latency', { body: { ms: 0 } })).json).toEqual({ ms: 0, paths: null, hold: false });
 		const quick = Date.now();
 		expect((await call('POST', path, { body: { name: 'Quick Rao', gender: 'Male' } })).json.code).toBe(0);
