@@ -12,9 +12,9 @@ const invalidControl = (problems) => reply.failure(400, problems.join('/'));
 
 /**
  * Test and demo helpers under /__sandbox (no API key, plain JSON answers, never recorded).
- * deps: { requests, snapshot, clock, state, moveCheck, concurrency, files }.
+ * deps: { requests, snapshot, clock, state, moveCheck, concurrency, files, setLatency }.
  */
-function createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency, files }) {
+function createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency, files, setLatency }) {
 	function listRequests() {
 		return reply.json({ requests });
 	}
@@ -83,7 +83,27 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 		return reply.json({ names });
 	}
 
+	/**
+	 * From now on API and file requests (those whose path contains one of `paths`, when given) are
+	 * answered `ms` later; with `hold: true` the service acts on each request when it arrives (a
+	 * candidate exists at once) and only the answer waits. `{ ms: 0 }` restores the latency the
+	 * sandbox was started with. Requests already waiting keep their time.
+	 */
+	function setLatencyControl({ body }) {
+		const { ms, paths, hold = false } = body || {};
+		const problems = [];
+		if (!Number.isInteger(ms) || ms < 0 || ms > 3_600_000) problems.push('"ms" must be an integer from 0 to 3600000');
+		if (paths !== undefined && (!Array.isArray(paths) || !paths.every((part) => typeof part === 'string' && part))) {
+			problems.push('"paths" must be a list of non-empty strings');
+		}
+		if (typeof hold !== 'boolean') problems.push('"hold" must be true or false');
+		if (problems.length) return invalidControl(problems);
+		setLatency(ms === 0 ? undefined : { ms, paths, hold });
+		return reply.json({ ms, paths: paths ?? null, hold: ms === 0 ? false : hold });
+	}
+
 	return [
+		{ method: 'POST', path: '/__sandbox/latency', body: 'json', handler: setLatencyControl },
 		{ method: 'POST', path: '/__sandbox/refusals', body: 'json', handler: setRefusals },
 		{ method: 'POST', path: '/__sandbox/files', body: 'json', handler: addFile },
 		{ method: 'GET', path: '/__sandbox/requests', handler: listRequests },

@@ -132,6 +132,18 @@ function createSandbox(options = {}) {
 	let baseUrl;
 
 	const files = createFileStore({ state, clock, getBaseUrl: () => baseUrl });
+	/**
+	 * Latency set at run time (POST /__sandbox/latency); `undefined` means the constructor's latencyMs.
+	 * { ms, paths, hold }: paths (substrings of the request path) limit it to those requests; with hold
+	 * the service acts on a request when it arrives and answers it ms later (the worst case for a
+	 * client that loses the answer), without hold it waits ms before acting and answering.
+	 */
+	let latency;
+	const latencyFor = (path) => {
+		if (!latency) return { ms: latencyMs, hold: false };
+		if (latency.paths && !latency.paths.some((part) => path.includes(part))) return { ms: 0, hold: false };
+		return latency;
+	};
 	const sampleFile = files.add({
 		filename: 'sample-document.pdf',
 		contentType: 'application/pdf',
@@ -168,7 +180,20 @@ function createSandbox(options = {}) {
 
 	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck }));
 	const fileRoutes = compileRoutes(createFileRoutes({ files }));
-	const controlRoutes = compileRoutes(createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency, files }));
+	const controlRoutes = compileRoutes(
+		createControlRoutes({
+			requests,
+			snapshot,
+			clock,
+			state,
+			moveCheck,
+			concurrency,
+			files,
+			setLatency: (next) => {
+				latency = next;
+			},
+		}),
+	);
 
 	function record(req, res, path, query, input) {
 		const entry = {
@@ -183,6 +208,10 @@ function createSandbox(options = {}) {
 		res.on('finish', () => {
 			entry.status = res.statusCode;
 			events.emit('request', entry);
+		});
+		// The client went away before the answer (e.g. a held request of a stopped or killed client).
+		res.on('close', () => {
+			if (!res.writableFinished) entry.closedBeforeAnswer = true;
 		});
 	}
 
@@ -205,7 +234,15 @@ function createSandbox(options = {}) {
 			return;
 		}
 		record(req, res, path, query, input);
-		if (latencyMs > 0) await delay(latencyMs);
+		const { ms, hold } = latencyFor(path);
+		if (hold) {
+			// Acted on now (a candidate exists from here), answered ms later.
+			const result = answer(req, path, query, input, tooLarge);
+			if (ms > 0) await delay(ms);
+			if (!res.destroyed) writeReply(res, result);
+			return;
+		}
+		if (ms > 0) await delay(ms);
 		writeReply(res, answer(req, path, query, input, tooLarge));
 	}
 

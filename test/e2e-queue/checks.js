@@ -2,13 +2,19 @@
 
 /**
  * The checks of the queue-mode e2e run (test/e2e-queue/run.sh), one phase per call:
+ *   setup        owner account, public API key, the webhook workflows activated
  *   two-workers  main + 2 workers + webhook processor: the example on workers, 10 × 100 candidates,
  *                the trigger (registration from main, notifications through the webhook processor,
  *                forgeries, secret rotation), a 100 MiB download, notifications per second
+ *   concurrent-rows  duplicate protection with one row per execution, the service answering in 150 ms:
+ *                (a) 40 executions at once, then the same rows 4 at a time; (b) 10 pairs of executions
+ *                with the same row at once; CV_QUEUE_DUPLICATE_RUNS runs each (default 5)
  *   one-worker   worker2 stopped: the same 10 × 100 candidates, timed (the speed-up figure); the
  *                Retry (through main) of an execution worker2 ran, on worker1
- *   crash-start  300 rows posted to a slow workflow; returns once 30 arrived (run.sh kills worker1)
- *   crash-rerun  worker1 started again: the same rows run again, nothing created twice
+ *   crash-start  (c) the service holds every answer; 300 rows posted at the default settings; returns
+ *                once 200 requests arrived (run.sh kills worker1); CV_CRASH_RUN numbers the run
+ *   crash-rerun  worker1 started again, the service answering: the same rows run again, nothing
+ *                created twice, at most 225 in doubt
  *   restarted    every n8n process restarted: the trigger still works, nothing registered again
  *   logs         n8n stopped: no key or secret in any log
  * Prints `ok - ...` / `FAIL - ...` per check and `# figure ...` per measurement. Phases share
@@ -39,7 +45,24 @@ const TRIGGER_WORKFLOW = 'cvExampleTrigger';
 const BATCH_WORKFLOW = 'cvQueueBatch0001';
 /** Rows sent 10 per Request Options batch, 300 ms apart, with On Error → Continue. */
 const ROWS_WORKFLOW = 'cvQueueRows00001';
+/** Rows at the default settings (Max Concurrent Requests 200, no batching), On Error → Continue (error output). */
+const CRASH_WORKFLOW = 'cvQueueCrashRow1';
 const CRASH_ROWS = 300;
+/** Requests at the (holding) service when the worker is killed, and the most rows the rerun may name in doubt. */
+const CRASH_ARRIVED_AT_KILL = 200;
+const CRASH_MAX_IN_DOUBT = 225;
+/** The run of the crash scenario (run.sh repeats crash-start, kill, restart, crash-rerun). */
+const CRASH_RUN = Number(env.CV_CRASH_RUN || 1);
+/** One row per execution: default settings (On Error → Stop), and On Error → Continue (error output). */
+const ONE_ROW_WORKFLOW = 'cvQueueOneRow001';
+const ONE_ROW_CONTINUE_WORKFLOW = 'cvQueueOneRowCe1';
+/** How often the concurrent-rows scenarios (a) and (b) repeat, with new names each time. */
+const DUPLICATE_RUNS = Number(env.CV_QUEUE_DUPLICATE_RUNS || 5);
+const CONCURRENT_ROWS = 40;
+const SECOND_PASS_AT_ONCE = 4;
+const PAIRS = 10;
+const CANDIDATE_PATH = '/diy-candidate';
+const IN_DOUBT_MESSAGE = /^Item (\d+) was sent by an earlier execution that got no answer/;
 const DOWNLOAD_WORKFLOW = 'cvQueueDownload1';
 const HEADER_WEBHOOK_WORKFLOW = 'cvQueueHeaderWh1';
 const BATCHES = 10;
@@ -272,71 +295,278 @@ async function retryOnTheOtherWorker(state) {
 	});
 }
 
-/** Phase crash-start: 300 rows posted; returns once some have arrived (run.sh then kills the worker). */
-async function crashStart() {
+// ---- one row per execution, many executions at once (scenarios a and b) -------------------------------
+
+/** Sets the sandbox's latency at run time (POST /__sandbox/latency; { ms: 0 } restores). */
+const setLatency = (settings) => sandbox('POST', '/__sandbox/latency', settings);
+
+/** The Create Profile items of an execution from every output (success and error), or the execution's error. */
+function createOutcomes(execution) {
+	const run = (execution.data.resultData.runData['Create Profile'] || [])[0];
+	const items = (run?.data?.main ?? []).flat().filter(Boolean);
+	if (items.length === 0) {
+		const message = execution.data.resultData.error?.message ?? run?.error?.message ?? `status ${execution.status}, no output`;
+		return [{ kind: IN_DOUBT_MESSAGE.test(message) ? 'in doubt' : 'failed', message }];
+	}
+	return items.map(({ json, pairedItem }) => ({
+		row: Array.isArray(pairedItem) ? pairedItem[0]?.item : pairedItem?.item,
+		kind: json.inDoubt ? 'in doubt' : json.alreadySent ? 'already sent' : json.error ? 'failed' : json.transactionId ? 'sent' : 'no ID',
+		transactionId: json.transactionId,
+		message: json.error,
+		json,
+	}));
+}
+const rowOf = (execution) => outputItems(execution, 'Row Received')[0].json.body.name;
+
+/** Posts one row per call to a one-row workflow, all at once; returns the finished executions with data. */
+async function postOneRowEach(workflowId, hook, names, formId) {
+	const before = new Set((await executionList(workflowId)).map((e) => e.id));
+	const answers = await Promise.all(names.map((name, index) => postJson(webhookUrl(hook), { name, formId, gender: ['Female', 'Male', 'Other'][index % 3] }).then((r) => r.status)));
+	assert.deepEqual(answers, names.map(() => 200), 'the webhook processor did not accept every call');
+	const list = await waitFor(
+		async () => finished(await executionList(workflowId)).filter((e) => !before.has(e.id)),
+		(l) => l.length >= names.length,
+		`${names.length} executions of ${workflowId}`,
+		EXECUTION_DEADLINE_MS,
+	);
+	assert.equal(list.length, names.length, `${list.length} executions for ${names.length} calls`);
+	return Promise.all(list.map((e) => n8n.api('GET', `/executions/${e.id}?includeData=true`)));
+}
+/** Candidates of each name at the service, as { name: count }. */
+async function candidateCounts(names) {
+	const counts = await candidatesNamed(names);
+	return Object.fromEntries(names.map((name, index) => [name, counts[index]]));
+}
+
+/**
+ * (a) 40 executions at once with one row each (the service answering in 150 ms): 40 candidates; then
+ * the same 40 rows again, 4 calls at a time: nothing created twice, every output item alreadySent.
+ */
+async function concurrentRowsScenario(run, formId) {
+	const names = rowNames(`a${run}`, CONCURRENT_ROWS);
+	const first = await postOneRowEach(ONE_ROW_WORKFLOW, 'cv-queue-one-row', names, formId);
+	const afterFirst = await candidateCounts(names);
+	const second = [];
+	for (let at = 0; at < names.length; at += SECOND_PASS_AT_ONCE) {
+		second.push(...(await postOneRowEach(ONE_ROW_WORKFLOW, 'cv-queue-one-row', names.slice(at, at + SECOND_PASS_AT_ONCE), formId)));
+	}
+	const after = await candidateCounts(names);
+	const secondKinds = count(second.flatMap((e) => createOutcomes(e).map((o) => o.kind)));
+	return {
+		run,
+		created: names.filter((name) => afterFirst[name] >= 1).length,
+		createdTwiceFirstPass: names.filter((name) => afterFirst[name] > 1).length,
+		firstPassFailed: first.filter((e) => e.status !== 'success').map((e) => createOutcomes(e)[0].message),
+		createdTwice: names.filter((name) => after[name] > 1).length,
+		secondAlreadySent: second.filter((e) => createOutcomes(e).every((o) => o.json && o.json.alreadySent === true)).length,
+		secondKinds,
+	};
+}
+
+/**
+ * (b) the same row from two executions at the same instant, 10 pairs (20 calls at once). Per pair:
+ * one sends it (transactionId, no alreadySent), the other says alreadySent with the same transactionId.
+ */
+async function pairedRowsScenario(run, formId) {
+	const names = rowNames(`b${run}`, PAIRS);
+	const executions = await postOneRowEach(ONE_ROW_CONTINUE_WORKFLOW, 'cv-queue-one-row-continue', names.flatMap((name) => [name, name]), formId);
+	const after = await candidateCounts(names);
+	const pairs = names.map((name) => {
+		const outcomes = executions.filter((e) => rowOf(e) === name).map((e) => createOutcomes(e)[0]);
+		const sent = outcomes.filter((o) => o.kind === 'sent');
+		const other = outcomes.find((o) => o !== sent[0]);
+		return {
+			name,
+			kinds: outcomes.map((o) => o.kind).sort(),
+			good: outcomes.length === 2 && sent.length === 1 && other.kind === 'already sent' && other.transactionId === sent[0].transactionId && !!sent[0].transactionId,
+			inDoubt: outcomes.some((o) => o.kind === 'in doubt'),
+			alreadySentWithoutId: outcomes.some((o) => o.kind === 'already sent' && !o.transactionId),
+			alreadySentOtherId: sent.length === 1 && outcomes.some((o) => o.kind === 'already sent' && o.transactionId && o.transactionId !== sent[0].transactionId),
+			bothSent: sent.length === 2,
+		};
+	});
+	return {
+		run,
+		createdTwice: names.filter((name) => after[name] > 1).length,
+		missing: names.filter((name) => !after[name]).length,
+		good: pairs.filter((p) => p.good).length,
+		inDoubt: pairs.filter((p) => p.inDoubt).length,
+		alreadySentWithoutId: pairs.filter((p) => p.alreadySentWithoutId).length,
+		alreadySentOtherId: pairs.filter((p) => p.alreadySentOtherId).length,
+		bothSent: pairs.filter((p) => p.bothSent).length,
+		kinds: count(pairs.map((p) => p.kinds.join('+'))),
+	};
+}
+
+/** Phase concurrent-rows (both workers, concurrency 5 each): scenarios (a) and (b), DUPLICATE_RUNS times each. */
+async function concurrentRows() {
 	const state = readJson(STATE_FILE, {});
 	await resumeSession(state);
-	await check(`duplicate protection: ${CRASH_ROWS} rows posted, the worker is sending them when it is killed`, async () => {
-		state.crashFormId = await createForm('Queue e2e crashed worker');
-		saveState(state);
-		const response = await postJson(webhookUrl('cv-queue-rows'), { batch: 'crash', size: CRASH_ROWS, formId: state.crashFormId });
-		assert.equal(response.status, 200);
-		const arrived = await waitFor(
-			async () => (await candidatesNamed(rowNames('crash', CRASH_ROWS))).filter(Boolean).length,
-			(n) => n >= 30,
-			'30 rows to arrive',
-			EXECUTION_DEADLINE_MS,
-		);
-		assert.ok(arrived < CRASH_ROWS, 'every row arrived before the kill');
-		return `${arrived} of ${CRASH_ROWS} arrived`;
+	const formId = await createForm('Queue e2e one row per execution');
+	const describe = (runs, text) => runs.map((r) => `run ${r.run}: ${text(r)}`).join('; ');
+
+	// (a)
+	const aRuns = [];
+	let aError;
+	const aStarted = Date.now();
+	await setLatency({ ms: 150, paths: [CANDIDATE_PATH], hold: true });
+	try {
+		for (let run = 1; run <= DUPLICATE_RUNS; run += 1) {
+			const result = await concurrentRowsScenario(run, formId);
+			aRuns.push(result);
+			figure(`concurrentRowsRun${run}`, result, `(a) run ${run}: ${result.created} of ${CONCURRENT_ROWS} created by ${CONCURRENT_ROWS} executions at once (${result.createdTwiceFirstPass} of them twice, ${result.firstPassFailed.length} executions failed${result.firstPassFailed.length ? `, e.g. "${result.firstPassFailed[0]}"` : ''}); the same rows ${SECOND_PASS_AT_ONCE} at a time: ${result.createdTwice} created twice, ${result.secondAlreadySent} of ${CONCURRENT_ROWS} all alreadySent (${JSON.stringify(result.secondKinds)})`);
+		}
+	} catch (error) {
+		aError = error;
+	} finally {
+		await setLatency({ ms: 0 });
+	}
+	figure('concurrentRowsSeconds', (Date.now() - aStarted) / 1000, `(a) ${aRuns.length} runs took ${((Date.now() - aStarted) / 1000).toFixed(0)} s`);
+	await check(`duplicate protection (a): ${CONCURRENT_ROWS} executions at once, one row each, create ${CONCURRENT_ROWS} candidates; the same rows again ${SECOND_PASS_AT_ONCE} at a time create none twice, in each of ${DUPLICATE_RUNS} runs`, async () => {
+		if (aError) throw aError;
+		assert.equal(aRuns.length, DUPLICATE_RUNS);
+		const bad = aRuns.filter((r) => r.created !== CONCURRENT_ROWS || r.firstPassFailed.length > 0 || r.createdTwice > 0);
+		assert.equal(bad.length, 0, describe(bad, (r) => `${r.created} created, ${r.firstPassFailed.length} executions failed, ${r.createdTwice} created twice`));
+		return describe(aRuns, (r) => `${r.createdTwice} created twice`);
+	});
+	await check(`duplicate protection (a): in the second pass every output item says alreadySent: true, in each of ${DUPLICATE_RUNS} runs`, async () => {
+		if (aError) throw aError;
+		const bad = aRuns.filter((r) => r.secondAlreadySent !== CONCURRENT_ROWS);
+		assert.equal(bad.length, 0, describe(bad, (r) => `${r.secondAlreadySent} of ${CONCURRENT_ROWS} alreadySent ${JSON.stringify(r.secondKinds)}`));
+	});
+
+	// (b)
+	const bRuns = [];
+	let bError;
+	const bStarted = Date.now();
+	await setLatency({ ms: 150, paths: [CANDIDATE_PATH], hold: true });
+	try {
+		for (let run = 1; run <= DUPLICATE_RUNS; run += 1) {
+			const result = await pairedRowsScenario(run, formId);
+			bRuns.push(result);
+			figure(`pairedRowsRun${run}`, result, `(b) run ${run}: ${PAIRS} pairs of executions with the same row at once: ${result.createdTwice} created twice, ${result.missing} not created, ${result.good} pairs sent + alreadySent with the same ID, ${result.inDoubt} with one in doubt, ${result.alreadySentWithoutId} alreadySent without the ID, ${result.alreadySentOtherId} alreadySent with another ID, ${result.bothSent} both sent (${JSON.stringify(result.kinds)})`);
+		}
+	} catch (error) {
+		bError = error;
+	} finally {
+		await setLatency({ ms: 0 });
+	}
+	figure('pairedRowsSeconds', (Date.now() - bStarted) / 1000, `(b) ${bRuns.length} runs took ${((Date.now() - bStarted) / 1000).toFixed(0)} s`);
+	await check(`duplicate protection (b): the same row from two executions at the same instant (${PAIRS} pairs, two workers) is created once, in each of ${DUPLICATE_RUNS} runs`, async () => {
+		if (bError) throw bError;
+		assert.equal(bRuns.length, DUPLICATE_RUNS);
+		const bad = bRuns.filter((r) => r.createdTwice > 0 || r.missing > 0);
+		assert.equal(bad.length, 0, describe(bad, (r) => `${r.createdTwice} created twice, ${r.missing} not created`));
+		return describe(bRuns, (r) => `${r.createdTwice} created twice`);
+	});
+	await check(`duplicate protection (b): of each pair one execution sends the row and the other outputs alreadySent: true with the same transactionId, in each of ${DUPLICATE_RUNS} runs`, async () => {
+		if (bError) throw bError;
+		const bad = bRuns.filter((r) => r.good !== PAIRS);
+		assert.equal(bad.length, 0, describe(bad, (r) => `${r.good} of ${PAIRS} pairs so; ${JSON.stringify(r.kinds)}`));
 	});
 }
 
-/** Phase crash-rerun: worker1 was killed and started again; the same rows run again. */
+// ---- a worker killed mid-batch (scenario c) ---------------------------------------------------------
+
+const crashLabel = () => `crash${CRASH_RUN}`;
+/** Requests for this run's rows that reached the service (logged on arrival, answered or not). */
+async function crashArrivals(names) {
+	const wanted = new Set(names);
+	return (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path.endsWith(CANDIDATE_PATH) && r.body && wanted.has(r.body.name));
+}
+
+/**
+ * Phase crash-start: the service acts on every request when it arrives and answers none; 300 rows
+ * posted (default settings); returns once 200 requests have arrived (run.sh then kills the worker).
+ */
+async function crashStart() {
+	const state = readJson(STATE_FILE, {});
+	await resumeSession(state);
+	await check(`duplicate protection (c), run ${CRASH_RUN}: ${CRASH_ROWS} rows posted at the default settings while the service answers nothing; ${CRASH_ARRIVED_AT_KILL} requests reached it when the worker is killed`, async () => {
+		state.crashFormId ||= await createForm('Queue e2e crashed worker');
+		saveState(state);
+		await setLatency({ ms: 3_600_000, paths: [CANDIDATE_PATH], hold: true });
+		const names = rowNames(crashLabel(), CRASH_ROWS);
+		const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: crashLabel(), size: CRASH_ROWS, formId: state.crashFormId });
+		assert.equal(response.status, 200);
+		const arrived = await waitFor(
+			async () => (await crashArrivals(names)).length,
+			(n) => n >= CRASH_ARRIVED_AT_KILL,
+			`${CRASH_ARRIVED_AT_KILL} requests to arrive`,
+			EXECUTION_DEADLINE_MS,
+		);
+		const answered = (await crashArrivals(names)).filter((r) => r.status !== undefined).length;
+		assert.equal(answered, 0, `${answered} requests were answered before the kill`);
+		return `${arrived} of ${CRASH_ROWS} arrived, none answered`;
+	});
+}
+
+/** Phase crash-rerun: worker1 was killed and started again; the same rows run again with the service answering. */
 async function crashRerun() {
 	const state = readJson(STATE_FILE, {});
 	await resumeSession(state);
-	await check(`duplicate protection: after the worker was killed mid-batch, the same ${CRASH_ROWS} rows run again create nothing twice and name the rows in doubt`, async () => {
-		const names = rowNames('crash', CRASH_ROWS);
-		const arrivedAtKill = (await candidatesNamed(names)).filter(Boolean).length;
+	await setLatency({ ms: 0 });
+	await check(`duplicate protection (c), run ${CRASH_RUN}: after the worker was killed, the same ${CRASH_ROWS} rows run again (On Error → Continue): at most ${CRASH_MAX_IN_DOUBT} named in doubt, every other row exists once, the rows that never reached the service are sent by the rerun`, async () => {
+		const names = rowNames(crashLabel(), CRASH_ROWS);
+		const arrivedNames = new Set((await crashArrivals(names)).map((r) => r.body.name));
 		// Whatever n8n does with the killed execution (leave it running, or run it again), let it settle.
 		await waitFor(
-			async () => (await executionList(ROWS_WORKFLOW)).filter((e) => e.status === 'running' || e.status === 'new').length,
+			async () => (await executionList(CRASH_WORKFLOW)).filter((e) => e.status === 'running' || e.status === 'new').length,
 			(running) => running === 0,
 			'the killed execution to settle',
 			20_000,
 		).catch(() => undefined);
-		const execution = await postRows('crash', CRASH_ROWS, state.crashFormId);
+		const before = new Set((await executionList(CRASH_WORKFLOW)).map((e) => e.id));
+		const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: crashLabel(), size: CRASH_ROWS, formId: state.crashFormId });
+		assert.equal(response.status, 200);
+		const [rerun] = await waitFor(
+			async () => finished(await executionList(CRASH_WORKFLOW)).filter((e) => !before.has(e.id)),
+			(list) => list.length === 1,
+			`the rerun of ${crashLabel()}`,
+			EXECUTION_DEADLINE_MS,
+		);
+		const execution = await n8n.api('GET', `/executions/${rerun.id}?includeData=true`);
 		const perName = await candidatesNamed(names);
-		assert.ok(perName.every((n) => n <= 1), `${perName.filter((n) => n > 1).length} candidates exist twice`);
-		if (execution.status === 'success') {
-			assert.deepEqual(perName, names.map(() => 1));
-			return `no row in doubt; ${arrivedAtKill} arrived before the kill, the rest now`;
-		}
-		const { message } = execution.data.resultData.error;
-		const match = /^(?:Item (\d+) was|\d+ items \(([\d, ]+)\) were) sent by an earlier execution that got no answer/.exec(message);
-		assert.ok(match, `the rerun failed with "${message}"`);
-		const inDoubt = (match[1] ?? match[2]).split(', ').map(Number);
-		// Rows are claimed one Request Options batch (10) at a time: only the batch on its way is in doubt.
-		assert.ok(inDoubt.length <= 10, `${inDoubt.length} rows in doubt`);
-		const firstInDoubt = Math.min(...inDoubt);
-		assert.ok(perName.slice(0, firstInDoubt).every((n) => n === 1), 'a row before the rows in doubt is missing');
-		return `"${message}"; ${arrivedAtKill} arrived before the kill`;
+		const outcomes = createOutcomes(execution);
+		const inDoubt = outcomes.filter((o) => o.kind === 'in doubt');
+		const inDoubtRows = new Set(inDoubt.map((o) => Number((IN_DOUBT_MESSAGE.exec(o.message || '') || [])[1])));
+		const twice = perName.filter((n) => n > 1).length;
+		const notInDoubtMissing = names.filter((_, index) => !inDoubtRows.has(index) && perName[index] !== 1).length;
+		const neverArrived = names.map((name, index) => ({ name, index })).filter(({ name }) => !arrivedNames.has(name));
+		const neverArrivedNotSent = neverArrived.filter(({ index }) => outcomes.find((o) => o.row === index)?.kind !== 'sent').length;
+		const result = { run: CRASH_RUN, arrivedAtKill: arrivedNames.size, inDoubt: inDoubt.length, twice, notInDoubtMissing, neverArrived: neverArrived.length, neverArrivedNotSent, status: execution.status, kinds: count(outcomes.map((o) => o.kind)) };
+		figure(`crashRun${CRASH_RUN}`, result, `(c) run ${CRASH_RUN}: ${result.arrivedAtKill} of ${CRASH_ROWS} reached the service before the kill; rerun (${execution.status}): ${inDoubt.length} in doubt, ${twice} created twice, ${notInDoubtMissing} rows not in doubt missing or twice, ${neverArrivedNotSent} of ${neverArrived.length} never-arrived rows not sent by the rerun (${JSON.stringify(result.kinds)})`);
+		assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error && execution.data.resultData.error.message));
+		assert.equal(outcomes.length, CRASH_ROWS, `${outcomes.length} output items`);
+		assert.equal(twice, 0, `${twice} candidates exist twice`);
+		assert.ok(inDoubt.length <= CRASH_MAX_IN_DOUBT, `${inDoubt.length} rows in doubt`);
+		assert.ok(inDoubt.every((o) => IN_DOUBT_MESSAGE.test(o.message || '')), `an in-doubt item says "${(inDoubt.find((o) => !IN_DOUBT_MESSAGE.test(o.message || '')) || {}).message}"`);
+		assert.ok([...inDoubtRows].every((index) => arrivedNames.has(names[index])), 'a row that never reached the service is named in doubt');
+		assert.equal(notInDoubtMissing, 0, `${notInDoubtMissing} rows not in doubt do not exist exactly once`);
+		assert.equal(neverArrivedNotSent, 0, `${neverArrivedNotSent} of the ${neverArrived.length} rows that never reached the service were not sent by the rerun`);
+		return `${result.arrivedAtKill} arrived before the kill, ${inDoubt.length} in doubt`;
 	});
 }
 
 // ---- phases -------------------------------------------------------------------------------------------
 
-async function twoWorkers() {
+async function setup() {
 	const state = {};
-	const ready = await check('owner account, a public API key and the webhook workflows activated, through main', async () => {
+	await check('owner account, a public API key and the webhook workflows activated, through main', async () => {
 		assert.equal(await n8n.ownerSession(OWNER), 'created');
 		state.n8nApiKey = await n8n.createApiKey('queue-e2e');
 		saveState(state);
 		// The workflows that start from n8n's Webhook node (the trigger is activated by its own check).
-		for (const id of [BATCH_WORKFLOW, ROWS_WORKFLOW, DOWNLOAD_WORKFLOW, HEADER_WEBHOOK_WORKFLOW]) await n8n.api('POST', `/workflows/${id}/activate`);
+		for (const id of [BATCH_WORKFLOW, ROWS_WORKFLOW, DOWNLOAD_WORKFLOW, HEADER_WEBHOOK_WORKFLOW, ONE_ROW_WORKFLOW, ONE_ROW_CONTINUE_WORKFLOW, CRASH_WORKFLOW]) {
+			await n8n.api('POST', `/workflows/${id}/activate`);
+		}
 	});
-	if (!ready) return;
+}
+
+async function twoWorkers() {
+	const state = readJson(STATE_FILE, {});
+	if (!state.n8nApiKey) return;
+	await resumeSession(state);
 
 	await check('the example "candidates to reports" (run from main like the editor does) executes on a worker, not on main', async () => {
 		const executionId = await n8n.runManually(EXAMPLE_WORKFLOW, 'Start');
@@ -610,7 +840,7 @@ async function logs() {
 	});
 }
 
-const phases = { 'two-workers': twoWorkers, 'one-worker': oneWorker, 'crash-start': crashStart, 'crash-rerun': crashRerun, restarted, logs };
+const phases = { setup, 'two-workers': twoWorkers, 'concurrent-rows': concurrentRows, 'one-worker': oneWorker, 'crash-start': crashStart, 'crash-rerun': crashRerun, restarted, logs };
 
 async function main() {
 	const phase = phases[process.argv[2]];

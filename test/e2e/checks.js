@@ -336,6 +336,55 @@ async function duplicateProtectionChecks() {
 	}
 }
 
+const STOP_WORKFLOW = 'cvE2eStopRun0001';
+const STOP_ROWS = 20;
+const STOP_IN_DOUBT_MESSAGE = /^Item (\d+) was sent by an earlier execution that got no answer/;
+
+/**
+ * (d) A run stopped by the user (the REST call of the editor's Stop button) while its 20 rows are at a
+ * service that acts on each request at once and answers 3 s later; then the same rows again: nothing
+ * created twice, and the rows are named in doubt (or alreadySent, where the answer was recorded).
+ */
+async function stoppedRunCheck() {
+	await check(`duplicate protection, a run stopped by the user while its ${STOP_ROWS} rows are at the service (answering in 3 s), run again: nothing created twice, the rows named in doubt`, async () => {
+		const started = Date.now();
+		const names = Array.from({ length: STOP_ROWS }, (_, index) => `Stopped Row ${index}`);
+		const arrivals = async () => (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path.endsWith('/diy-candidate') && r.body && names.includes(r.body.name));
+		await sandbox('POST', '/__sandbox/latency', { ms: 3000, paths: ['/diy-candidate'], hold: true });
+		let stoppedId;
+		try {
+			stoppedId = await n8n.runManually(STOP_WORKFLOW, 'Start');
+			await waitFor(arrivals, (list) => list.length >= STOP_ROWS, `the ${STOP_ROWS} requests to reach the service`, 30_000);
+			const answeredBeforeStop = (await arrivals()).filter((r) => r.status !== undefined).length;
+			// What the editor's Stop button calls.
+			await n8n.rest('POST', `/executions/${stoppedId}/stop`);
+			const stopped = await n8n.waitForExecution(stoppedId);
+			assert.ok(['canceled', 'error'].includes(stopped.status), `the stopped execution ended ${stopped.status}`);
+			assert.ok(answeredBeforeStop < STOP_ROWS, 'every answer came before the stop');
+			// Each held request is answered (3 s after it arrived) or given up by n8n before the rows run again.
+			await waitFor(arrivals, (list) => list.every((r) => r.status !== undefined || r.closedBeforeAnswer), 'the held answers', 30_000);
+			const closed = (await arrivals()).filter((r) => r.closedBeforeAnswer).length;
+			console.log(`# figure stopped run: ${closed} of ${STOP_ROWS} held requests closed by n8n before their answer`);
+		} finally {
+			await sandbox('POST', '/__sandbox/latency', { ms: 0 });
+		}
+		const rerun = await runWorkflow(STOP_WORKFLOW);
+		const perName = await candidatesNamed(names);
+		const items = (nodeRun(rerun, 'Create Candidates').data?.main ?? []).flat().filter(Boolean).map((item) => item.json);
+		const inDoubt = items.filter((json) => json.inDoubt === true && STOP_IN_DOUBT_MESSAGE.test(json.error || ''));
+		// A row whose answer the node still recorded after the stop may say alreadySent, with its ID.
+		const alreadySent = items.filter((json) => json.alreadySent === true && json.transactionId);
+		const twice = perName.filter((n) => n > 1).length;
+		const detail = `stopped execution ${stoppedId}; rerun: ${inDoubt.length} in doubt, ${alreadySent.length} alreadySent, ${items.length - inDoubt.length - alreadySent.length} other; ${twice} of ${STOP_ROWS} created twice; ${((Date.now() - started) / 1000).toFixed(0)} s`;
+		console.log(`# figure stopped run: ${detail}`);
+		assert.equal(rerun.status, 'success', JSON.stringify(rerun.data.resultData.error));
+		assert.equal(twice, 0, detail);
+		assert.deepEqual(perName, names.map(() => 1), detail);
+		assert.equal(inDoubt.length + alreadySent.length, STOP_ROWS, detail);
+		return detail;
+	});
+}
+
 let gateway;
 async function main() {
 	gateway = await startFailingGateway();
@@ -882,6 +931,7 @@ async function checks() {
 
 	// ---- duplicate protection across executions ---------------------------------------------------
 	await duplicateProtectionChecks();
+	await stoppedRunCheck();
 
 	// ---- trigger: repeated notifications, filters, transaction details ------------------------------
 	const signedPost = (url, secret, body) =>

@@ -314,6 +314,79 @@ describe('POST /ekyc-forms/:formId/diy-candidate', () => {
 		expect(names.filter((name) => name === 'Refused Rao')).toHaveLength(1);
 	});
 
+	test('POST /__sandbox/latency with hold: the candidate exists and the request is logged on arrival, the answer comes ms later; other paths and { ms: 0 } answer at once', async () => {
+		const form = await createForm();
+		const path = `${V}/ekyc-forms/${form._id}/diy-candidate`;
+		const set = await call('POST', '/__sandbox/latency', { body: { ms: 3000, paths: ['/diy-candidate'], hold: true } });
+		expect(set.json).toEqual({ ms: 3000, paths: ['/diy-candidate'], hold: true });
+		const started = Date.now();
+		let answeredAt;
+		const held = call('POST', path, { body: { name: 'Held Rao', gender: 'Female' } }).then((answer) => {
+			answeredAt = Date.now();
+			return answer;
+		});
+		// Polled: the candidate and the logged request appear long before the answer.
+		const deadline = Date.now() + 10_000;
+		const arrived = () => (sandbox.requests.some((r) => r.path === path) && [...sandbox.state.transactions.values()].some((t) => t.candidate.name === 'Held Rao'));
+		while (!arrived() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(arrived()).toBe(true);
+		expect(answeredAt).toBeUndefined();
+		const logged = (await call('GET', '/__sandbox/requests', { apiKey: null })).json.requests.filter((r) => r.path === path);
+		expect(logged).toHaveLength(1);
+		expect(logged[0].status).toBeUndefined();
+		// A path not listed is not held.
+		const purposes = await call('GET', `${V}/purposes`);
+		expect(purposes.json.code).toBe(0);
+		expect(answeredAt).toBeUndefined();
+		const answer = await held;
+		expect(answer.json.code).toBe(0);
+		expect(answeredAt - started).toBeGreaterThanOrEqual(2900);
+		expect(sandbox.requests.find((r) => r.path === path).status).toBe(200);
+		expect([...sandbox.state.transactions.values()].filter((t) => t.candidate.name === 'Held Rao')).toHaveLength(1);
+
+		// A client that gives up on a held request: created all the same, logged as closed before the answer.
+		const abort = new AbortController();
+		const gaveUp = fetch(baseUrl + path, { method: 'POST', signal: abort.signal, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Gone Rao', gender: 'Male' }) }).catch(() => 'aborted');
+		const abortDeadline = Date.now() + 10_000;
+		while (!sandbox.requests.some((r) => r.body && r.body.name === 'Gone Rao') && Date.now() < abortDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		abort.abort();
+		expect(await gaveUp).toBe('aborted');
+		const gone = sandbox.requests.find((r) => r.body && r.body.name === 'Gone Rao');
+		while (!gone.closedBeforeAnswer && Date.now() < abortDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(gone).toMatchObject({ closedBeforeAnswer: true });
+		expect(gone.status).toBeUndefined();
+		expect([...sandbox.state.transactions.values()].filter((t) => t.candidate.name === 'Gone Rao')).toHaveLength(1);
+
+		expect((await call('POST', '/__sandbox/latency', { body: { ms: 0 } })).json).toEqual({ ms: 0, paths: null, hold: false });
+		const quick = Date.now();
+		expect((await call('POST', path, { body: { name: 'Quick Rao', gender: 'Male' } })).json.code).toBe(0);
+		expect(Date.now() - quick).toBeLessThan(2900);
+	});
+
+	test('POST /__sandbox/latency without hold: the service acts only when it answers; invalid settings answer 400', async () => {
+		const form = await createForm();
+		const path = `${V}/ekyc-forms/${form._id}/diy-candidate`;
+		await call('POST', '/__sandbox/latency', { body: { ms: 1500 } });
+		const started = Date.now();
+		const slow = call('POST', path, { body: { name: 'Slow Rao', gender: 'Female' } });
+		const deadline = Date.now() + 10_000;
+		while (!sandbox.requests.some((r) => r.path === path) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		const createdEarly = [...sandbox.state.transactions.values()].some((t) => t.candidate.name === 'Slow Rao');
+		const checkedAfter = Date.now() - started;
+		const answer = await slow;
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+		expect(answer.json.code).toBe(0);
+		// Unless the machine stalled past the latency before the look, nothing was created on arrival.
+		if (checkedAfter < 1400) expect(createdEarly).toBe(false);
+		expect([...sandbox.state.transactions.values()].filter((t) => t.candidate.name === 'Slow Rao')).toHaveLength(1);
+		await call('POST', '/__sandbox/latency', { body: { ms: 0 } });
+		for (const body of [{}, { ms: -1 }, { ms: 1.5 }, { ms: 10, paths: 'x' }, { ms: 10, paths: [''] }, { ms: 10, hold: 'yes' }]) {
+			const bad = await call('POST', '/__sandbox/latency', { body, apiKey: null });
+			expect(bad.status).toBe(400);
+			expect(bad.json.code).toBe(-1);
+		}
+	});
+
 	test('unknown form answers 404', async () => {
 		const { status, json } = await call('POST', `${V}/ekyc-forms/${'0'.repeat(24)}/diy-candidate`, { body: { name: 'A', gender: 'Male' } });
 		expect(status).toBe(404);
