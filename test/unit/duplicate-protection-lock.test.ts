@@ -393,3 +393,42 @@ describe('Two processes, the same row at the same moment', () => {
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 	});
 });
+
+describe('Ten rows, each sent by two processes at the same moment', () => {
+	it('each row is sent once, and every later execution outputs alreadySent with the sender’s ID (no waiter misses the handover while others wait)', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(10)
+			.reply((_uri, body, answer) => {
+				const name = (body as IDataObject).name as string;
+				// Long enough for both executions of every row to have claimed it (this fake store is slow).
+				void sleep(500).then(() => answer(null, [200, success({ transactionId: `TXN-${name}` })]));
+			});
+		let otherRun: typeof runActionNode | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
+			otherRun = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
+		});
+		const rows = freshRows(10);
+		const parameters = { ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 20 } };
+		const results = await Promise.all(
+			rows.flatMap((row) => [
+				runActionNode({ items: [row], parameters, deduplicationStore: store }),
+				otherRun!({ items: [row], parameters, deduplicationStore: store }),
+			]),
+		);
+
+		expect(requests).toHaveLength(10);
+		const pairs = rows.map((row, index) => {
+			const [one, two] = [results[2 * index], results[2 * index + 1]].map((result) => outputJson(result)[0]);
+			const sent = [one, two].filter((json) => !json.alreadySent);
+			const other = [one, two].find((json) => json.alreadySent);
+			return sent.length === 1 && other?.transactionId === `TXN-${row.name}` && sent[0].transactionId === `TXN-${row.name}`;
+		});
+		expect(pairs).toEqual(rows.map(() => true));
+		// Nothing of the handover is left: SENT and ACCEPTED of each row and the no-waiters mark.
+		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(21);
+	});
+});

@@ -20,7 +20,7 @@ export const LOCK_WAIT_MS = 30_000;
 /** The wait in force (the unit tests shorten it to prove the timeout). */
 export const lockTiming = { waitMs: LOCK_WAIT_MS };
 const FIRST_PAUSE_MS = 5;
-const LONGEST_PAUSE_MS = 200;
+const LONGEST_PAUSE_MS = 50;
 
 export const RELEASE_LOCK_MODE_NAME = 'Release Stuck Lock';
 

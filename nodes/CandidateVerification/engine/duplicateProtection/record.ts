@@ -21,9 +21,25 @@ const ID_BIT = 'b:';
  * cost, and only when a waiter removed it do they look for WAITED_FOR rows among theirs.
  */
 const NO_WAITERS = 'n:no-waiters';
+/**
+ * A waiting execution holds one of WAITER_SLOTS tokens of the current minute (`t:<minute>:<slot>`)
+ * while it waits: NO_WAITERS is put back only when no token of this or the last minute is held, so
+ * one execution's end never hides another's wait, and a token left by a crashed process ages out.
+ */
+const WAITER_TOKEN = 't:';
+const WAITER_SLOTS = 32;
+const TOKEN_MINUTE_MS = 60_000;
+
+const minuteNow = () => Math.floor(Date.now() / TOKEN_MINUTE_MS);
+const tokensOf = (minute: number) =>
+	Array.from({ length: WAITER_SLOTS }, (_, slot) => `${WAITER_TOKEN}${minute}:${slot}`);
+/** Tokens a waiter may still hold: this minute's and the last one's. */
+const liveTokens = () => [...tokensOf(minuteNow() - 1), ...tokensOf(minuteNow())];
 /** IDs longer than this (in UTF-8 bytes) are not handed over (the service's are far shorter). */
 const MAX_HANDED_ID_BYTES = 64;
 const LENGTH_BITS = 8;
+/** n8n's store options for a probe: the same mode, no trimming. */
+const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
 const RECORD_SCOPE = 'node';
 /** Values n8n's store keeps per row: SENT and ACCEPTED. */
@@ -138,9 +154,17 @@ export class SentRecord {
 		}
 	}
 
-	private async record(values: string[]) {
+	/**
+	 * One checkProcessedAndRecord on the node's record. Only calls that record rows trim it to History
+	 * Size: a probe (whose new values are removed at once) must never push real rows out.
+	 */
+	private async record(values: string[], keepsRows = false) {
 		this.roundTrips += 1;
-		return await this.store.checkProcessedAndRecord(values, RECORD_SCOPE, this.options);
+		return await this.store.checkProcessedAndRecord(
+			values,
+			RECORD_SCOPE,
+			keepsRows ? this.options : PROBE_OPTIONS,
+		);
 	}
 
 	private async remove(values: string[]): Promise<void> {
@@ -151,7 +175,8 @@ export class SentRecord {
 
 	/**
 	 * Which of these rows are ACCEPTED. The store has no read-only check: what it adds is removed.
-	 * Rows in `waitFor` that are not accepted are marked WAITED_FOR (their sender hands the ID over).
+	 * Rows in `waitFor` that are not accepted are marked WAITED_FOR (their sender hands the ID over),
+	 * and this execution holds a waiter token (taken, or moved to the current minute) meanwhile.
 	 */
 	private async acceptedAmong(
 		identities: string[],
@@ -159,10 +184,14 @@ export class SentRecord {
 	): Promise<Set<string>> {
 		if (identities.length === 0) return new Set();
 		const waiting = identities.filter((identity) => waitFor.has(identity));
+		const minute = minuteNow();
+		const tokenProbe = waiting.length > 0 && this.tokenMinute !== minute ? tokensOf(minute) : [];
 		const checked = await this.record([
 			...identities.map((identity) => ACCEPTED + identity),
 			...waiting.map((identity) => WAITED_FOR + identity),
+			...tokenProbe,
 		]);
+		const added = new Set(checked.new.map(String));
 		const accepted = new Set(
 			checked.processed
 				.map(String)
@@ -170,37 +199,79 @@ export class SentRecord {
 				.map((value) => value.slice(ACCEPTED.length)),
 		);
 		const waitingStill = waiting.filter((identity) => !accepted.has(identity));
+		const oldToken = this.token;
+		if (waitingStill.length > 0 && tokenProbe.length > 0) {
+			// The first free slot is this execution's; with all taken it waits without one.
+			const taken = tokenProbe.find((token) => added.has(token));
+			if (taken !== undefined) {
+				this.token = taken;
+				this.tokenMinute = minute;
+			}
+		}
 		await this.remove([
-			...checked.new.map(String).filter((value) => value.startsWith(ACCEPTED)),
+			...[...added].filter((value) => value.startsWith(ACCEPTED)),
+			...tokenProbe.filter((token) => added.has(token) && token !== this.token),
+			...(oldToken !== undefined && oldToken !== this.token ? [oldToken] : []),
 			...waiting.filter((identity) => accepted.has(identity)).map((identity) => WAITED_FOR + identity),
 			...(waitingStill.length > 0 ? [NO_WAITERS] : []),
 		]);
 		return accepted;
 	}
 
+	/** The waiter token this execution holds, and the minute it was taken in. */
+	private token?: string;
+
+	private tokenMinute?: number;
+
+	/** This execution waits no more: its token goes, and NO_WAITERS comes back if nobody else waits. */
+	private async stopWaitingEntirely(): Promise<void> {
+		if (this.token !== undefined) await this.remove([this.token]);
+		this.token = undefined;
+		this.tokenMinute = undefined;
+		await this.putBackNoWaitersUnlessWaited();
+	}
+
+	/** Probes the live waiter tokens (with NO_WAITERS): keeps NO_WAITERS only when none is held. */
+	private async putBackNoWaitersUnlessWaited(alsoProbe: string[] = []) {
+		const probe = liveTokens();
+		const checked = await this.record([...alsoProbe, ...probe, NO_WAITERS]);
+		const added = new Set(checked.new.map(String));
+		const held = probe.some((token) => !added.has(token));
+		// NO_WAITERS is present now (put back by this call or the caller's): it stays only if nobody waits.
+		await this.remove([...[...added].filter((value) => value !== NO_WAITERS), ...(held ? [NO_WAITERS] : [])]);
+		return checked;
+	}
+
 	/**
 	 * Records ACCEPTED rows (with `alsoRecord`, in one call) and hands the IDs of those another
 	 * execution waits for over, bit by bit (n8n's store keeps hashes only, so membership is all a
-	 * reader can ask).
+	 * reader can ask). Only while NO_WAITERS is absent does this cost more than the one call.
 	 */
 	private async recordAccepted(accepted: AcceptedRow[], alsoRecord: string[] = []) {
 		const withAccepted = accepted.length > 0;
-		const recorded = await this.record([
-			...alsoRecord,
-			...accepted.map(({ identity }) => ACCEPTED + identity),
-			...(withAccepted ? [NO_WAITERS] : []),
-		]);
+		const recorded = await this.record(
+			[
+				...alsoRecord,
+				...accepted.map(({ identity }) => ACCEPTED + identity),
+				...(withAccepted ? [NO_WAITERS] : []),
+			],
+			true,
+		);
 		if (!withAccepted || !recorded.new.map(String).includes(NO_WAITERS)) return recorded;
 		const handed = accepted.filter(({ id }) => id !== undefined && Buffer.byteLength(id) <= MAX_HANDED_ID_BYTES);
-		const waited = handed.length === 0 ? undefined : await this.record(handed.map(({ identity }) => WAITED_FOR + identity));
-		const waitedFor = new Set(waited?.processed.map((value) => String(value).slice(WAITED_FOR.length)));
+		const markers = handed.map(({ identity }) => WAITED_FOR + identity);
+		// NO_WAITERS was put back by the call above: it stays only if no waiter holds a token.
+		const checked = await this.putBackNoWaitersUnlessWaited(markers);
+		const waitedFor = new Set(
+			checked.processed
+				.map(String)
+				.filter((value) => value.startsWith(WAITED_FOR))
+				.map((value) => value.slice(WAITED_FOR.length)),
+		);
 		const bits = handed
 			.filter(({ identity }) => waitedFor.has(identity))
 			.flatMap(({ identity, id }) => idBits(identity, id!));
 		if (bits.length > 0) await this.record(bits);
-		// NO_WAITERS was added back by the first call. It stays when none of these rows was waited
-		// for (a waiter of another row lifts it again at its next look, every 50 ms to 2 s).
-		await this.remove([...(waited?.new.map(String) ?? []), ...(bits.length > 0 ? [NO_WAITERS] : [])]);
 		return recorded;
 	}
 
@@ -277,8 +348,7 @@ export class SentRecord {
 				if (id !== undefined) this.keepIds([{ identity, id }]);
 			}
 			if (stopWaiting.length > 0) await this.remove(stopWaiting.map((identity) => WAITED_FOR + identity));
-			// The last waiter of this execution puts NO_WAITERS back (a waiter elsewhere removes it again).
-			if (accepted.size + stopWaiting.length >= identities.length) await this.record([NO_WAITERS]);
+			if (accepted.size + stopWaiting.length >= identities.length) await this.stopWaitingEntirely();
 			return ids;
 		});
 	}
@@ -302,6 +372,7 @@ export class SentRecord {
 		await this.underLock(async () => {
 			await this.record(
 				rows.flatMap(({ identity }) => [SENT + identity, ACCEPTED + identity]),
+				true,
 			);
 		});
 	}
