@@ -10,7 +10,8 @@
 # Environment: CV_E2E_CACHE (where n8n is provisioned, see env.sh), CV_E2E_RUN_DIR (default .e2e/run),
 # CV_N8N_VERSION (another release, see scripts/compat-e2e.sh), CV_E2E_SCOPE=compat (the checks that
 # prove the package on another release: checks.js's compat scope, no browser.js, no agent.js),
-# CV_E2E_SCOPE=examples (only the examples, run twice around an n8n restart: examples-check.js).
+# CV_E2E_SCOPE=examples (only the examples, run twice around an n8n restart: examples-check.js),
+# CV_RECORD_COMPAT=0 (do not write the compatibility record, scripts/record-compat.js).
 set -uo pipefail
 T0=$SECONDS
 source "$(cd "$(dirname "$0")" && pwd)/lib.sh"
@@ -24,7 +25,15 @@ rm -rf "$RUN" && mkdir -p "$RUN" && touch "$RUN/.cv-e2e-run"
 PASSED=0 FAILED=0 SKIPPED=0
 ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
 bad() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
-summary() { echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"; }
+summary() {
+	# The compatibility record (docs/compatibility.md): what this release passed, for full and compat runs.
+	case "${CV_RECORD_COMPAT:-1}/${CV_E2E_SCOPE:-full}" in
+	0/* | */examples) ;;
+	*) CV_NODE24_VERSION=$("$CV_NODE24_DIR/bin/node" -v 2>/dev/null || echo v24) node "$CV_ROOT/scripts/record-compat.js" \
+		"$CV_N8N_VERSION" "${CV_E2E_SCOPE:-full}" "$PASSED" "$FAILED" "$SKIPPED" || echo "# the compatibility record was not written" ;;
+	esac
+	echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
+}
 
 CV_SANDBOX_PID='' CV_N8N_PID=''
 cleanup() {
