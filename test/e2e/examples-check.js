@@ -589,6 +589,46 @@ async function hrSecondRun(state, catcher) {
 	);
 }
 
+// ---------------------------------------------------------------- event summary (the trigger demo)
+const EVENT_SUMMARY = 'cvExampleTrigger';
+
+async function eventSummaryRun(state, label) {
+	const transactionId = state.hr && state.hr.candidates.normal;
+	if (!transactionId) return;
+	const trigger = example('verification-event-summary.json').nodes.find((node) => node.type.endsWith('Trigger'));
+	const webhookUrl = `${N8N_URL}/webhook/${trigger.webhookId}/webhook`;
+	const event = { transactionId, verificationId: 'bgv-criminal', newState: 'COMPLETED' };
+	const isEvent = (execution) => {
+		const [item] = output(execution, 'Candidate Verification Trigger') ?? [];
+		return item && item.transactionId === transactionId && item.verificationId === 'bgv-criminal' && item.newState === 'COMPLETED';
+	};
+	const finished = async () =>
+		(await n8n.executions(EVENT_SUMMARY)).filter((e) => e.status !== 'running' && e.status !== 'new' && isEvent(e));
+	await report.step(
+		`event summary, ${label}: the same event posted again starts an execution that summarises nothing; the event is summarised once in all`,
+		async () => {
+			const config = await waitFor(
+				async () => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === webhookUrl),
+				Boolean,
+				'the event summary trigger to register',
+			);
+			await sleep(1000);
+			const before = (await finished()).length;
+			const response = await fetch(webhookUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-api-key': config.apiKey, 'x-webhook-key': config.apiKey },
+				body: JSON.stringify(event),
+			});
+			assert.equal(response.status, 200, `notification answered ${response.status}`);
+			const executions = await waitFor(finished, (list) => list.length >= before + 1, 'the event summary execution', 60_000);
+			assert.ok(executions.every((e) => e.status === 'success'), executions.map(failure).join(' | '));
+			const summarised = executions.filter((e) => (output(e, 'Summarize Event') ?? []).length > 0);
+			assert.equal(summarised.length, 1, `${summarised.length} executions summarised the event`);
+			return `${executions.length} executions of the event (the service's delivery and ${executions.length - 1} posted again), 1 summary: "${output(summarised[0], 'Summarize Event')[0].summary}"`;
+		},
+	);
+}
+
 // ---------------------------------------------------------------- sweep of open transactions
 async function sweepRun(state) {
 	const asha = state.hr && state.hr.candidates.normal;
@@ -667,6 +707,7 @@ async function main() {
 			await actionsRun(state, 'run 2 (the same n8n process)');
 			if (state.sheet) await hrFirstRun(state, catcher);
 			await sweepRun(state);
+			await eventSummaryRun(state, 'run 1');
 			state.emailsFirstPhase = catcher.messages.length;
 			saveState(state);
 		} else {
@@ -676,6 +717,7 @@ async function main() {
 			await actionsRun(state, 'run 3 (after an n8n restart)');
 			await hrSecondRun(state, catcher);
 			await sweepRun(state);
+			await eventSummaryRun(state, 'run 2 (after an n8n restart)');
 			await n8n.api('POST', `/workflows/${REPORT}/deactivate`).catch(() => {});
 			saveState({ ...state, emailsSecondPhase: catcher.messages.length });
 		}
