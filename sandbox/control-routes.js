@@ -45,6 +45,16 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 		return reply.json({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes() });
 	}
 
+	/** From now on every request whose path starts with one of `pathPrefixes` gets a 502 gateway page; [] ends it. */
+	function setFailures({ body }) {
+		const prefixes = body && body.pathPrefixes;
+		if (!Array.isArray(prefixes) || !prefixes.every((prefix) => typeof prefix === 'string' && prefix.startsWith('/')))
+			return invalidControl(['"pathPrefixes" must be an array of paths']);
+		state.failingPaths.clear();
+		for (const prefix of prefixes) state.failingPaths.add(prefix);
+		return reply.json({ pathPrefixes: [...state.failingPaths] });
+	}
+
 	/** Moves one check to any state (e.g. COMPLETED) and notifies the webhooks, as the real service would. */
 	function transition({ body }) {
 		const problems = validate(transitionSchema, body);
@@ -105,6 +115,7 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 	return [
 		{ method: 'POST', path: '/__sandbox/latency', body: 'json', handler: setLatencyControl },
 		{ method: 'POST', path: '/__sandbox/refusals', body: 'json', handler: setRefusals },
+		{ method: 'POST', path: '/__sandbox/failures', body: 'json', handler: setFailures },
 		{ method: 'POST', path: '/__sandbox/files', body: 'json', handler: addFile },
 		{ method: 'GET', path: '/__sandbox/requests', handler: listRequests },
 		{ method: 'DELETE', path: '/__sandbox/requests', handler: clearRequests },

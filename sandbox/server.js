@@ -106,6 +106,8 @@ function createState() {
 		deliveries: [],
 		/** Candidate names the service refuses for now (POST /__sandbox/refusals). */
 		refusedNames: new Set(),
+		/** Path prefixes answered with a 502 gateway page for now (POST /__sandbox/failures). */
+		failingPaths: new Set(),
 	};
 }
 
@@ -218,6 +220,7 @@ function createSandbox(options = {}) {
 	function answer(req, path, query, input, tooLarge) {
 		if (tooLarge) return reply.failure(413, 'Request body too large');
 		if (req.headers['x-sandbox-fail'] === '502') return reply.html(502, BAD_GATEWAY_HTML);
+		if ([...state.failingPaths].some((prefix) => path.startsWith(prefix))) return reply.html(502, BAD_GATEWAY_HTML);
 		const isApi = API_PREFIXES.some((prefix) => path.startsWith(prefix));
 		if (isApi && req.headers['x-api-key'] !== apiKey) return reply.failure(401, 'Invalid or missing API key');
 		return dispatch(isApi ? apiRoutes : fileRoutes, req.method, path, query, input);

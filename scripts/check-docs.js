@@ -297,6 +297,63 @@ function productDocsProblems(root, anchorCache) {
 	return { problems, count: urls.length };
 }
 
+
+// ---- measured figures: each names its source ------------------------------------------------------
+
+/**
+ * A measured figure: a number (or range) with a unit of time, ratio, share, size or rate. Versions,
+ * counts without a unit and figures inside code are not figures.
+ */
+const FIGURE =
+	/(?<![\w.])(\d+(?:[.,]\d+)*(?:\s?[–-]\s?\d+(?:[.,]\d+)*)?)(?:×|\s×(?!\s?[A-Za-z])|\s?(ms|s|seconds?|min|minutes?|h|hours?|%|[KMG]i?B|[KMG]B\/s|\/s|requests? per second)(?![\w]))/g;
+/**
+ * Words that make a figure a setting, a default, a limit or a target rather than a measurement
+ * (looked for in the 48 characters before the figure and the 24 after it).
+ */
+const NOT_MEASURED =
+	/\b(defaults?|default of|was|timeout|time-?out|limit|at most|up to|no more than|max(imum)?|min(imum)?|every|after|expires?|expiry|target|under|above|below|over|within|waits?|retries|retry|e\.g\.|set|raise|lower|per turn|slice|option|sleeps?|deadline|older than|valid for|open for|latency|latencies|pauses?)\b|[≤≥<>]/i;
+/** What a figure's paragraph must name: a results file or a test that measured it. */
+const SOURCE = /bench\/results\/[\w./-]+|test\/[\w./-]+\.(?:[jt]s|sh|md|json)|compatibility\.md|\(measured by [^)]+\)/;
+
+/** The figures of a page with no source in their paragraph (a block between blank lines; a table is one). */
+function figureProblems(root, page) {
+	const text = fs.readFileSync(path.join(root, page), 'utf8');
+	const lines = proseLines(text);
+	const raw = text.split('\n');
+	const problems = [];
+	let start = 0;
+	const blocks = [];
+	for (let i = 0; i <= lines.length; i += 1) {
+		if (i === lines.length || lines[i].trim() === '') {
+			if (i > start) blocks.push([start, i]);
+			start = i + 1;
+		}
+	}
+	let count = 0;
+	const named = (block) => block && SOURCE.test(raw.slice(block[0], block[1]).join('\n'));
+	blocks.forEach(([from, to], index) => {
+		// The source may be in inline code or a link of the paragraph, so read the raw lines for it; a
+		// table's source may be in the paragraph just before or after it (its caption).
+		const table = /^\s*\|/.test(lines[from]);
+		const sourced = named([from, to]) || (table && (named(blocks[index - 1]) || named(blocks[index + 1])));
+		for (let i = from; i < to; i += 1) {
+			if (/^\s{0,3}#/.test(lines[i])) continue;
+			for (const match of lines[i].matchAll(FIGURE)) {
+				// A paragraph's line break is a space: the words before a figure may end the line above.
+				const before = `${i > from ? lines[i - 1] : ''} ${lines[i].slice(0, match.index)}`.slice(-48);
+				const after = lines[i].slice(match.index + match[0].length, match.index + match[0].length + 24);
+				if (NOT_MEASURED.test(before) || NOT_MEASURED.test(after)) continue;
+				// The size of what a run moves (a 100 MiB file, downloads 300 MiB) is an input, not a result.
+				if (/[KMG]i?B$/.test(match[0]) && (/(down|up)loads?( of)?( a)?\s*$/i.test(before) || /^\s*(file|PDF)/i.test(after)))
+					continue;
+				count += 1;
+				if (!sourced) problems.push(`${page}:${i + 1}: "${match[0]}" has no source in its paragraph (a bench/results/ file or a test)`);
+			}
+		}
+	});
+	return { problems, count };
+}
+
 /** Every check: [{ name, problems }]. */
 function checkDocs(root) {
 	const results = [];
@@ -319,6 +376,12 @@ function checkDocs(root) {
 	results.push({
 		name: `the nodes' and the credential's Docs links: ${productDocs.count} URLs, each to a heading of this repository's pages`,
 		problems: productDocs.problems,
+	});
+	const figurePages = [...pages, 'CHANGELOG.md'].filter((page) => fs.existsSync(path.join(root, page)));
+	const figures = figurePages.map((page) => figureProblems(root, page));
+	results.push({
+		name: `measured figures in ${figurePages.join(', ')}: ${figures.reduce((sum, f) => sum + f.count, 0)}, each with its source (a bench/results/ file or a test) in its paragraph`,
+		problems: figures.flatMap((f) => f.problems),
 	});
 	const images = imageProblems(root, pages);
 	results.push({
@@ -450,6 +513,25 @@ function selfTest() {
 			],
 		},
 		{
+			name: 'a measured figure with no source fails; with its results file, as a default or in code it passes',
+			files: {
+				'docs/extra.md': [
+					'# Extra',
+					'',
+					'Download of 300 MiB: 1.33× the time of the other.',
+					'',
+					'Measured: 0.2–0.4× ([bench/results/latest.md](../bench/results/latest.md)).',
+					'',
+					'The timeout defaults to 60 s; n8n 2.41.1 on Node 24.',
+					'',
+					'`took 9 ms`',
+				].join('\n'),
+				'bench/results/latest.md': '# run\n',
+			},
+			expect: [/docs\/extra\.md:3: "1\.33×" has no source/],
+			only: true,
+		},
+		{
 			name: 'a picture over 200 KB fails',
 			files: { 'docs/images/canvas.png': Buffer.concat([PNG, Buffer.alloc(IMAGE_LIMIT)]) },
 			expect: [/canvas\.png has \d+ KB/],
@@ -457,14 +539,17 @@ function selfTest() {
 	];
 	let passed = 0;
 	let failed = 0;
-	for (const { name, files, expect } of cases) {
+	for (const { name, files, expect, only } of cases) {
 		const root = fixture(files);
 		try {
 			const problems = checkDocs(root).flatMap((result) => result.problems);
 			const missing = expect.filter(
 				(pattern) => !problems.some((problem) => pattern.test(problem)),
 			);
-			const ok = expect.length === 0 ? problems.length === 0 : missing.length === 0;
+			const ok =
+				expect.length === 0
+					? problems.length === 0
+					: missing.length === 0 && (!only || problems.length === expect.length);
 			if (ok) passed += 1;
 			else failed += 1;
 			console.log(`${ok ? 'ok' : 'FAIL'} - self-test: ${name}`);

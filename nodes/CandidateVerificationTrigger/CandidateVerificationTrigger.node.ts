@@ -60,7 +60,7 @@ export class CandidateVerificationTrigger implements INodeType {
 				default: [],
 				options: [...FORM_VERIFICATION_NAMES],
 				description:
-					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. Other events are still answered with 200, so the service does not resend them.',
+					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. Other events are answered with 200 (as accepted ones) and start nothing.',
 			},
 			{
 				displayName: 'New States',
@@ -69,7 +69,7 @@ export class CandidateVerificationTrigger implements INodeType {
 				default: [],
 				options: [...CHECK_STATES],
 				description:
-					'Start the workflow only when a check reaches one of these states (the notification’s newState). Empty: every state. Other events are still answered with 200.',
+					'Start the workflow only when a check reaches one of these states (the notification’s newState). Empty: every state. Other events are answered with 200 (as accepted ones) and start nothing.',
 			},
 			{
 				displayName: 'Existing Webhook Configuration ID',
@@ -145,7 +145,8 @@ export class CandidateVerificationTrigger implements INodeType {
 			states: this.getNodeParameter('states', []) as string[],
 		};
 		if (!passesFilters(notification, filters)) {
-			// Answered 200 like an accepted one: the service must not resend what the user filtered out.
+			// Answered 200 like an accepted one: filtering is the user's choice, not a failure to report to the service
+			// (whose delivery retry policy is not published).
 			return {
 				webhookResponse: { message: 'Notification received; not one this workflow starts on' },
 			};

@@ -9,7 +9,9 @@
 # on any failure.  Usage: bash test/e2e/run.sh
 # Environment: CV_E2E_CACHE (where n8n is provisioned, see env.sh), CV_E2E_RUN_DIR (default .e2e/run),
 # CV_N8N_VERSION (another release, see scripts/compat-e2e.sh), CV_E2E_SCOPE=compat (the checks that
-# prove the package on another release: checks.js's compat scope, no browser.js, no agent.js).
+# prove the package on another release: checks.js's compat scope, no browser.js, no agent.js),
+# CV_E2E_SCOPE=examples (only the examples, run twice around an n8n restart: examples-check.js),
+# CV_RECORD_COMPAT=0 (do not write the compatibility record, scripts/record-compat.js).
 set -uo pipefail
 T0=$SECONDS
 source "$(cd "$(dirname "$0")" && pwd)/lib.sh"
@@ -23,7 +25,15 @@ rm -rf "$RUN" && mkdir -p "$RUN" && touch "$RUN/.cv-e2e-run"
 PASSED=0 FAILED=0 SKIPPED=0
 ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
 bad() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
-summary() { echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"; }
+summary() {
+	# The compatibility record (docs/compatibility.md): what this release passed, for full and compat runs.
+	case "${CV_RECORD_COMPAT:-1}/${CV_E2E_SCOPE:-full}" in
+	0/* | */examples) ;;
+	*) CV_NODE24_VERSION=$("$CV_NODE24_DIR/bin/node" -v 2>/dev/null || echo v24) node "$CV_ROOT/scripts/record-compat.js" \
+		"$CV_N8N_VERSION" "${CV_E2E_SCOPE:-full}" "$PASSED" "$FAILED" "$SKIPPED" || echo "# the compatibility record was not written" ;;
+	esac
+	echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -eq 0 ] || echo ", $SKIPPED skipped")"
+}
 
 CV_SANDBOX_PID='' CV_N8N_PID=''
 cleanup() {
@@ -50,7 +60,7 @@ t=$SECONDS
 ok "package builds on Node $(node -v) ($((SECONDS - t))s)"
 
 # 3. a throw-away n8n instance with the package installed like a community package
-read -r N8N_PORT BROKER_PORT SANDBOX_PORT GATEWAY_PORT <<<"$(cv_free_ports 4 | tr '\n' ' ')"
+read -r N8N_PORT BROKER_PORT SANDBOX_PORT GATEWAY_PORT SMTP_PORT <<<"$(cv_free_ports 5 | tr '\n' ' ')"
 cv_n8n_env "$RUN/n8n-home" "$N8N_PORT" "$BROKER_PORT"
 mkdir -p "$N8N_USER_FOLDER"
 cv_install_package "$N8N_USER_FOLDER" >"$RUN/install.log" 2>&1 || abort "package installed into the n8n nodes folder"
@@ -126,6 +136,7 @@ cv_start_n8n "$RUN/n8n.log" || { tail -40 "$RUN/n8n.log" >&2; abort "n8n starts 
 cv_watchdog $$ "$CV_N8N_PID"
 ok "n8n starts on http://127.0.0.1:$N8N_PORT ($((SECONDS - t))s)"
 
+if [ "${CV_E2E_SCOPE:-}" != examples ]; then
 t=$SECONDS
 CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL CV_GATEWAY_PORT=$GATEWAY_PORT CV_RUN_DIR=$RUN \
 	CV_ACTIVATE_AFTER_BOOT=$CV_ACTIVATE_AFTER_BOOT node "$CV_E2E_HOME/checks.js" 2>"$RUN/checks.stderr" | tee "$RUN/checks.out"
@@ -134,6 +145,7 @@ PASSED=$((PASSED + $(grep -c '^ok - ' "$RUN/checks.out")))
 FAILED=$((FAILED + $(grep -c '^FAIL - ' "$RUN/checks.out")))
 [ "$CHECKS_RC" -eq 0 ] || grep -q '^FAIL - ' "$RUN/checks.out" || bad "checks.js ran to the end (exit $CHECKS_RC, see $RUN/checks.stderr)"
 echo "# checks took $((SECONDS - t))s; total $((SECONDS - T0))s; logs in $RUN"
+fi
 
 # 7. the editor in Chromium (browser.js; screenshots in .e2e/shots/) and n8n's AI Agent calling the
 # node as a tool (agent.js); their ok/FAIL/skip lines are counted like checks.js's
@@ -148,6 +160,30 @@ run_suite() {
 	[ "$rc" -eq 0 ] || grep -q '^FAIL - ' "$RUN/$name.out" || bad "$name ran to the end (exit $rc, see $RUN/$name.stderr)"
 	echo "# $name took $((SECONDS - t))s"
 }
+# The examples, twice: a first run, then n8n restarted (same database, same sandbox) and a second run
+# that must create nothing the first one created and mail nobody again (examples-check.js).
+run_examples_twice() {
+	CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL CV_RUN_DIR=$RUN CV_SMTP_PORT=$SMTP_PORT \
+		CV_EXAMPLES_PHASE=first run_suite examples node "$CV_E2E_HOME/examples-check.js"
+	local t=$SECONDS
+	cv_stop "$CV_N8N_PID" 30
+	if cv_start_n8n "$RUN/n8n-restarted.log"; then
+		cv_watchdog $$ "$CV_N8N_PID"
+		ok "n8n restarted for the examples' second run ($((SECONDS - t))s)"
+		CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL CV_RUN_DIR=$RUN CV_SMTP_PORT=$SMTP_PORT \
+			CV_EXAMPLES_PHASE=second run_suite examples-second node "$CV_E2E_HOME/examples-check.js"
+	else
+		tail -40 "$RUN/n8n-restarted.log" >&2
+		bad "n8n restarted for the examples' second run (see $RUN/n8n-restarted.log)"
+	fi
+}
+if [ "${CV_E2E_SCOPE:-}" = examples ]; then
+	run_examples_twice
+	echo "# total $((SECONDS - T0))s"
+	summary
+	[ "$FAILED" -eq 0 ]
+	exit
+fi
 if [ "${CV_E2E_SCOPE:-}" = compat ]; then
 	echo "# compat scope: browser.js and agent.js are not run"
 	echo "# total $((SECONDS - T0))s"
@@ -164,9 +200,9 @@ fi
 CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SHOTS_DIR=$CV_ROOT/.e2e/shots CV_CHROMIUM=$CHROMIUM CV_CHROMIUM_SKIP=$CHROMIUM_SKIP \
 	run_suite browser node "$CV_E2E_HOME/browser.js"
 CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL run_suite agent node "$CV_E2E_HOME/agent.js"
-# 8. the template examples (examples-check.js) against the sandbox, then the README's pictures
+# 8. the examples (examples-check.js) against the sandbox, twice around an n8n restart, then the README's pictures
 # (docs-images.js; here into the run folder, so `npm run docs:images` cannot rot)
-CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL run_suite examples node "$CV_E2E_HOME/examples-check.js"
+run_examples_twice
 DOCS_IMAGES_SKIP=$CHROMIUM_SKIP
 [ "$CV_N8N_VERSION" = 2.41.1 ] || DOCS_IMAGES_SKIP="the README's pictures are of n8n 2.41.1's editor; this run is n8n $CV_N8N_VERSION"
 CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_DOCS_IMAGES_DIR=$RUN/docs-images CV_CHROMIUM=$CHROMIUM CV_CHROMIUM_SKIP=$DOCS_IMAGES_SKIP \

@@ -1,5 +1,6 @@
 import nock from 'nock';
 
+import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
 import { TEST_API_KEY, TEST_BASE_URL } from '../harness/credentials-helper';
 import { useFakeService } from './fake-service';
 import type { IncomingNotification } from './trigger-harness';
@@ -145,5 +146,14 @@ describe('option: Add Transaction Details', () => {
 
 		expect(delivery.items).toEqual([]);
 		expect(lookup.isDone()).toBe(false);
+	});
+});
+
+describe('what the trigger says about the service', () => {
+	test('its texts claim nothing about how the service retries deliveries (not published)', () => {
+		// The delivery retry policy is not known (shared spec); a filtered event gets 200 because it was
+		// received, not because 200 stops a resend.
+		const texts = JSON.stringify(new CandidateVerificationTrigger().description);
+		expect(texts).not.toMatch(/resend|retr(y|ies)|redeliver/i);
 	});
 });
