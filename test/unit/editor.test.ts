@@ -1,6 +1,6 @@
 import { DirectoryLoader } from 'n8n-core';
 import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
 import { ACTIONS } from '../../nodes/CandidateVerification/helpers/actions';
@@ -244,5 +244,35 @@ describe('File → Upload: File Category', () => {
 					'Submitting it sends the police clearance certificate as bgv-police-clearance-certificate. Check name: bgv-police-verification',
 			},
 		]);
+	});
+});
+
+describe('Publishing a workflow (n8n checks the required parameters)', () => {
+	const issuesOf = (parameters: Record<string, unknown>) => {
+		const node: INode = {
+			id: '1',
+			name: 'Create Candidates',
+			type: ACTION_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: parameters as INode['parameters'],
+		};
+		const resolved = NodeHelpers.getNodeParameters(properties, node.parameters, true, false, node, description);
+		return NodeHelpers.getNodeParametersIssues(properties, { ...node, parameters: resolved! }, description);
+	};
+	const createProfile = {
+		resource: 'profile',
+		operation: 'create',
+		formId: 'form-1',
+		name: '={{ $json.name }}',
+		gender: '={{ $json.gender }}',
+	};
+
+	it('Duplicate Protection set by an expression publishes: no field of a mode it may pick is required', () => {
+		expect(issuesOf({ ...createProfile, duplicateProtection: "={{ $json.protection ?? 'skipSent' }}" })).toBeNull();
+	});
+
+	it('with the defaults the node publishes', () => {
+		expect(issuesOf(createProfile)).toBeNull();
 	});
 });

@@ -107,9 +107,10 @@ export function duplicateProtectionFields(
 			name: ID_FOUND,
 			type: 'string',
 			default: '',
-			required: true,
+			// Not `required`: n8n checks that on publishing even when Duplicate Protection is an
+			// expression that never makes it Record Rows as Sent; the all-items check requires it instead.
 			placeholder: 'e.g. {{ $json.foundId }}',
-			description: `The ${idName} the service gave this row (its dashboard lists what it holds). Later runs skip the row and output this ID.`,
+			description: `Required with Record Rows as Sent: the ${idName} the service gave this row (its dashboard lists what it holds). Later runs skip the row and output this ID.`,
 			displayOptions: inModes(DUPLICATE_MODES.recordAsSent),
 		},
 		{
