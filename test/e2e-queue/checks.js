@@ -45,7 +45,7 @@ const TRIGGER_WORKFLOW = 'cvExampleTrigger';
 const BATCH_WORKFLOW = 'cvQueueBatch0001';
 /** Rows sent 10 per Request Options batch, 300 ms apart, with On Error → Continue. */
 const ROWS_WORKFLOW = 'cvQueueRows00001';
-/** Rows at the default settings (Max Concurrent Requests 200, no batching), On Error → Continue (error output). */
+/** Rows at the default settings (Max Concurrent Requests 200, no batching), On Error → Continue (error output); Wait for an Answer Elsewhere 5 s (not 30): the killed worker will never answer, and the suite has a time budget. */
 const CRASH_WORKFLOW = 'cvQueueCrashRow1';
 const CRASH_ROWS = 300;
 /** Requests at the (holding) service when the worker is killed, and the most rows the rerun may name in doubt. */
