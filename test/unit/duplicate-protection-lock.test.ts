@@ -347,17 +347,17 @@ describe('Resolving rows and what a row’s answer means', () => {
 
 });
 
-describe('Two processes, the same row at the same moment', () => {
-	/** A second n8n process: the node's code loaded again (its memory apart), the same database. */
-	function otherProcess(): typeof runActionNode {
-		let other: typeof runActionNode | undefined;
-		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
-			other = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
-		});
-		return other!;
-	}
+/** A second n8n process: the node's code loaded again (its memory apart), the same database. */
+function otherProcess(): typeof runActionNode {
+	let other: typeof runActionNode | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
+		other = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
+	});
+	return other!;
+}
 
+describe('Two processes, the same row at the same moment', () => {
 	it('the later execution waits for the first one’s answer and outputs alreadySent with the ID handed over through n8n’s store; the handover leaves nothing behind', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
@@ -406,17 +406,13 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 				// Long enough for both executions of every row to have claimed it (this fake store is slow).
 				void sleep(500).then(() => answer(null, [200, success({ transactionId: `TXN-${name}` })]));
 			});
-		let otherRun: typeof runActionNode | undefined;
-		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
-			otherRun = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
-		});
+		const otherRun = otherProcess();
 		const rows = freshRows(10);
 		const parameters = { ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 20 } };
 		const results = await Promise.all(
 			rows.flatMap((row) => [
 				runActionNode({ items: [row], parameters, deduplicationStore: store }),
-				otherRun!({ items: [row], parameters, deduplicationStore: store }),
+				otherRun({ items: [row], parameters, deduplicationStore: store }),
 			]),
 		);
 

@@ -17,9 +17,9 @@ function optionsOf(name: string, resource: string): INodePropertyOptions[] {
 	return (property?.options ?? []) as INodePropertyOptions[];
 }
 
-/** The canvas subtitle as n8n's expression engine renders it for these parameters. */
-function subtitleFor(parameters: Record<string, string>): unknown {
-	const node: INode = {
+/** The action node as a workflow holds it, with these parameters. */
+function nodeWith(parameters: INode['parameters']): INode {
+	return {
 		id: '1',
 		name: 'Candidate Verification',
 		type: ACTION_NODE_TYPE,
@@ -27,6 +27,11 @@ function subtitleFor(parameters: Record<string, string>): unknown {
 		position: [0, 0],
 		parameters,
 	};
+}
+
+/** The canvas subtitle as n8n's expression engine renders it for these parameters. */
+function subtitleFor(parameters: Record<string, string>): unknown {
+	const node = nodeWith(parameters);
 	const workflow = new Workflow({
 		nodes: [node],
 		connections: {},
@@ -249,14 +254,7 @@ describe('File → Upload: File Category', () => {
 
 describe('Publishing a workflow (n8n checks the required parameters)', () => {
 	const issuesOf = (parameters: Record<string, unknown>) => {
-		const node: INode = {
-			id: '1',
-			name: 'Create Candidates',
-			type: ACTION_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: parameters as INode['parameters'],
-		};
+		const node = nodeWith(parameters as INode['parameters']);
 		const resolved = NodeHelpers.getNodeParameters(properties, node.parameters, true, false, node, description);
 		return NodeHelpers.getNodeParametersIssues(properties, { ...node, parameters: resolved! }, description);
 	};
