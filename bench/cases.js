@@ -92,7 +92,10 @@ function benchCases(config) {
 		}
 	}
 	// Warm-up (n8n loads node types and compiles on first use): a few items of each variant, not reported.
-	for (const variant of VARIANTS.create)
+	// The protection's variants too: each is its own workflow, and a first run of one is slower.
+	const warmedUp =
+		config.protectionSize > 0 ? [...VARIANTS.create, ...PROTECTION_VARIANTS] : VARIANTS.create;
+	for (const variant of warmedUp)
 		cases.push({
 			op: 'create',
 			variant,

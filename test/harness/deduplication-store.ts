@@ -37,6 +37,9 @@ export class DeduplicationStore implements IDataDeduplicator {
 	 */
 	failWhen: (scope: 'node' | 'workflow', values?: string[]) => boolean = () => false;
 
+	/** Makes the clearAllProcessedItems calls it returns true for fail (e.g. a lock's release). */
+	failClearWhen: (scope: 'node' | 'workflow') => boolean = () => false;
+
 	private key(scope: DeduplicationScope, { workflow, node }: ICheckProcessedContextData) {
 		return `${String(workflow.id)}|${scope === 'node' ? `n:${node!.id}` : ''}`;
 	}
@@ -122,7 +125,9 @@ export class DeduplicationStore implements IDataDeduplicator {
 	): Promise<void> {
 		this.calls += 1;
 		this.callsByScope[scope === 'node' ? 'node' : 'workflow'] += 1;
-		if (this.failing) throw new Error('SQLITE_BUSY: database is locked');
+		if (this.failing || this.failClearWhen(scope === 'node' ? 'node' : 'workflow')) {
+			throw new Error('SQLITE_BUSY: database is locked');
+		}
 		this.rows.delete(this.key(scope, contextData));
 	}
 

@@ -404,11 +404,9 @@ describe('Duplicate protection across executions', () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
 		let answerNow: (() => void) | undefined;
-		scope
-			.post(CANDIDATE_PATH)
-			.reply((_uri, body, answer) => {
-				answerNow = () => answer(null, [200, success({ transactionId: 'TXN-slow' })]);
-			});
+		scope.post(CANDIDATE_PATH).reply((_uri, body, answer) => {
+			answerNow = () => answer(null, [200, success({ transactionId: 'TXN-slow' })]);
+		});
 		const unique = { ...createProfile, duplicateKey: `wait-${Date.now()}` };
 		const first = runRows(1, unique, store);
 		// The first execution's request is at the service, its answer held back.
@@ -428,7 +426,8 @@ describe('Duplicate protection across executions', () => {
 		expect(waited).toBeGreaterThanOrEqual(1000);
 		expect(outputJson(second)).toEqual([
 			{
-				error: 'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
+				error:
+					'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
 				inDoubt: true,
 				description: expect.stringContaining(
 					'the earlier request left n8n without an answer recorded; no answer came in the 1 s waited for it',
@@ -552,13 +551,36 @@ describe('Duplicate protection across executions', () => {
 				});
 			});
 		// 4 in flight: a reserve of 1 (an eighth of 4, rounded up), so at most 5 claimed ahead of answers.
-		const result = await runRows(40, { ...createProfile, requestOptions: { maxConcurrentRequests: 4 } }, store);
+		const result = await runRows(
+			40,
+			{ ...createProfile, requestOptions: { maxConcurrentRequests: 4 } },
+			store,
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(outputJson(result)).toHaveLength(40);
 		expect(Math.max(...claimedUnanswered)).toBeLessThanOrEqual(5);
 		expect(claimedSoFar()).toBe(40);
 		expect(store.storedValues()).toHaveLength(81);
+	});
+
+	it('1000 rows at the defaults: a claim waits for the slots worth it (never a few rows while requests are in flight), at least a third of Max Concurrent Requests', async () => {
+		const store = new DeduplicationStore();
+		acceptingService(1000);
+		const result = await runRows(1000, createProfile, store);
+
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result).map((json) => json.transactionId)).toEqual(
+			Array.from({ length: 1000 }, (_, index) => `TXN-${index}`),
+		);
+		const claims = store.recorded
+			.map((values) => values.filter((value) => value.startsWith('s:')).length)
+			.filter((rows) => rows > 0);
+		expect(claims[0]).toBe(225);
+		expect(claims.reduce((sum, rows) => sum + rows, 0)).toBe(1000);
+		// Every claim rewrites the node's whole record; a claim of fewer than 200 / 3 rows never pays off
+		// (ClaimPace). The last claim takes the rows left.
+		for (const rows of claims.slice(1, -1)) expect(rows).toBeGreaterThanOrEqual(66);
 	});
 
 	it('a worker killed with 200 requests out and none answered (300 rows, the defaults): 225 rows are in doubt, the other 75 are sent by the next run', async () => {
@@ -570,7 +592,8 @@ describe('Duplicate protection across executions', () => {
 			.post(CANDIDATE_PATH)
 			.times(300)
 			.reply((_uri, body, answer) => {
-				const reply = () => answer(null, [200, success({ transactionId: `TXN-${numberOf(body)}` })]);
+				const reply = () =>
+					answer(null, [200, success({ transactionId: `TXN-${numberOf(body)}` })]);
 				if (atCrash) return reply();
 				held.push(reply);
 				if (held.length === 200) atCrash = store.copy();
@@ -592,7 +615,9 @@ describe('Duplicate protection across executions', () => {
 			{ continueOnFail: true },
 		);
 
-		const outcomes = outputJson(rerun).map((json) => (json.inDoubt ? 'in doubt' : String(json.transactionId)));
+		const outcomes = outputJson(rerun).map((json) =>
+			json.inDoubt ? 'in doubt' : String(json.transactionId),
+		);
 		expect(outcomes.filter((outcome) => outcome === 'in doubt')).toHaveLength(225);
 		expect(outcomes.slice(225)).toEqual(
 			Array.from({ length: 75 }, (_, index) => `TXN-${225 + index}-again`),
@@ -624,7 +649,9 @@ describe('Duplicate protection across executions', () => {
 		// Claims of 2 rows, then 1 as each answer frees the slot: the third claim fails, the settle works.
 		let claims = 0;
 		store.failWhen = (scope, values) =>
-			scope === 'node' && values?.some((value) => value.startsWith('s:')) === true && ++claims === 3;
+			scope === 'node' &&
+			values?.some((value) => value.startsWith('s:')) === true &&
+			++claims === 3;
 		const result = await runRows(6, oneInFlight, store);
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
@@ -643,7 +670,12 @@ describe('Duplicate protection across executions', () => {
 		const again = await runRows(6, oneInFlight, store);
 		expect(sentNames(requests.slice(3))).toEqual(['Candidate 3', 'Candidate 4', 'Candidate 5']);
 		expect(outputJson(again).map((json) => json.alreadySent ?? false)).toEqual([
-			true, true, true, false, false, false,
+			true,
+			true,
+			true,
+			false,
+			false,
+			false,
 		]);
 	});
 
@@ -668,6 +700,29 @@ describe('Duplicate protection across executions', () => {
 				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
 			].join('\n'),
 		);
+	});
+
+	it('the lock’s release after a claim fails: that claim’s rows are sent (they are recorded), nothing more; the error names the accepted rows with their IDs, and the lock stays for Release Stuck Lock', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(6);
+		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
+		// The first claim's lock is released while its rows are sent: that release fails.
+		let releases = 0;
+		store.failClearWhen = (scope) => scope === 'workflow' && ++releases === 1;
+		const result = await runRows(6, oneInFlight, store);
+
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
+		expect(result.error?.message).toBe(
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+		);
+		expect(result.error?.description).toBe(
+			[
+				'SQLITE_BUSY: database is locked',
+				'Accepted by the service but NOT recorded (a later run would send them again): item 0: TXN-0, item 1: TXN-1. Before running these rows again, record them with Duplicate Protection → Record Rows as Sent and these IDs, or leave them out of the input.',
+				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+			].join('\n'),
+		);
+		expect(store.rows.has('wf-test|')).toBe(true);
 	});
 
 	it('another environment (staging, then production) is not the same row', async () => {

@@ -19,6 +19,7 @@ import {
 	MODE_NAMES,
 	type DuplicateMode,
 } from './fields';
+import { ClaimPace } from './claimPace';
 import { lockFailureOf } from './lock';
 import { rowIdentity, SentRecord, type AcceptedRow, type RowState } from './record';
 
@@ -49,7 +50,11 @@ export interface ProtectedRun {
 	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
 	answerLost(itemIndex: number): boolean;
 	acceptedIdOf(output: INodeExecutionData[] | undefined): string | undefined;
-	errorOutput(error: NodeOperationError, itemIndex: number, extra?: IDataObject): INodeExecutionData[];
+	errorOutput(
+		error: NodeOperationError,
+		itemIndex: number,
+		extra?: IDataObject,
+	): INodeExecutionData[];
 	setOutput(itemIndex: number, output: INodeExecutionData[]): void;
 	preparedOf(itemIndex: number): PreparedRequest;
 	/** The run stops as at a failure at the service (On Error → Stop). */
@@ -86,6 +91,8 @@ export class DuplicateProtection {
 
 	private readonly record: SentRecord;
 
+	private readonly pace: ClaimPace;
+
 	private readonly identityBase: unknown[];
 
 	private readonly waitMs: number;
@@ -114,7 +121,10 @@ export class DuplicateProtection {
 	private claimInFlight?: Promise<unknown>;
 
 	/** Rows in doubt waited for: until when, and who is told the outcome. */
-	private readonly waiting = new Map<string, { resolve: (accepted: boolean) => void; deadline: number }>();
+	private readonly waiting = new Map<
+		string,
+		{ resolve: (accepted: boolean) => void; deadline: number }
+	>();
 
 	private poller?: Promise<void>;
 
@@ -150,6 +160,11 @@ export class DuplicateProtection {
 		}
 		this.waitMs = waitSeconds * 1000;
 		this.record = new SentRecord(context, store, historyRows, this.claimLimit);
+		this.pace = new ClaimPace({
+			claimLimit: this.claimLimit,
+			concurrency: run.settings.concurrency,
+			reserve: this.claimReserve,
+		});
 		this.identityBase = [credentials.environment, baseUrl, operation.method, operation.path];
 	}
 
@@ -210,11 +225,16 @@ export class DuplicateProtection {
 	}
 
 	/** Forget All, Release Stuck Lock: the node's items pass through. */
-	async runModeWithoutRows(items: INodeExecutionData[]): Promise<INodeExecutionData[][] | undefined> {
+	async runModeWithoutRows(
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[][] | undefined> {
 		if (this.mode === DUPLICATE_MODES.forgetAll) {
 			await this.storeCall(async () => await this.record.forgetAll(), 'clear');
 		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
-			const released = await this.storeCall(async () => await this.record.releaseStuckLock(), 'clear');
+			const released = await this.storeCall(
+				async () => await this.record.releaseStuckLock(),
+				'clear',
+			);
 			this.run.context.logger.info(
 				`Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`,
 			);
@@ -297,27 +317,37 @@ export class DuplicateProtection {
 		const rows = this.order.slice(from, from + Math.max(1, count));
 		this.claimedUpTo = from + rows.length;
 		this.outstanding += rows.length;
+		this.notifyChange();
 		const identities = rows.map((index) => this.identities.get(index)!);
 		const accepted = this.acceptedSinceClaim;
 		this.acceptedSinceClaim = [];
 		const waitFor = new Set(identities.filter((identity) => this.mayWaitFor(identity)));
+		this.pace.claimStarted();
 		const claim = this.record
 			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain, waitFor)
 			.then((states) => {
+				this.pace.claimDone();
 				for (const [identity, state] of states) {
 					if (state !== 'new') continue;
 					this.claimed.add(identity);
 					lostInProcess.delete(this.processKey(identity));
 				}
-				this.outstanding -= rows.filter((index) => states.get(this.identities.get(index)!) !== 'new').length;
-				const inDoubt = rows.filter((index) => states.get(this.identities.get(index)!) === 'inDoubt');
+				this.outstanding -= rows.filter(
+					(index) => states.get(this.identities.get(index)!) !== 'new',
+				).length;
+				const inDoubt = rows.filter(
+					(index) => states.get(this.identities.get(index)!) === 'inDoubt',
+				);
 				if (inDoubt.length > 0 && !this.run.continueOnFail) {
 					// The run stops at a row still in doubt before any new row of the claim leaves.
 					const resolved = Promise.all(
 						inDoubt.map(async (itemIndex) => {
 							const identity = this.identities.get(itemIndex)!;
 							if (await this.resolveDoubt(identity)) return;
-							this.run.stopWith(itemIndex, this.inDoubtError([itemIndex], this.waitedFor.has(identity)));
+							this.run.stopWith(
+								itemIndex,
+								this.inDoubtError([itemIndex], this.waitedFor.has(identity)),
+							);
 						}),
 					);
 					this.doubtsOfClaim.set(claim, resolved);
@@ -334,6 +364,7 @@ export class DuplicateProtection {
 				this.acceptedSinceClaim.unshift(...accepted);
 				this.outstanding -= rows.length;
 				this.storeFailure ??= caught;
+				this.notifyChange();
 			},
 		);
 		this.claimInFlight = done;
@@ -350,26 +381,54 @@ export class DuplicateProtection {
 	 */
 	private claimAhead(): void {
 		if (this.run.settings.batchSize || this.claimInFlight || this.storeFailure) return;
-		if (this.claimedUpTo >= this.order.length) return;
+		if (this.worthAClaim()) this.startClaim(this.claimLimit - this.outstanding);
+	}
+
+	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
+	private worthAClaim(): boolean {
+		const left = this.order.length - this.claimedUpTo;
+		if (left <= 0) return false;
 		const free = this.claimLimit - this.outstanding;
-		const worthAClaim = Math.max(this.claimReserve, Math.floor(this.run.settings.concurrency / 2));
-		if (free >= Math.min(worthAClaim, this.order.length - this.claimedUpTo)) this.startClaim(free);
+		return free >= Math.min(this.pace.slotsWorthAClaim, left);
+	}
+
+	private changed?: Promise<void>;
+
+	private wake?: () => void;
+
+	/** Resolves at the next answer or claim: a worker without a claimed row waits for one. */
+	private nextChange(): Promise<void> {
+		this.changed ??= new Promise((resolve) => {
+			this.wake = resolve;
+		});
+		return this.changed;
+	}
+
+	private notifyChange(): void {
+		const wake = this.wake;
+		this.changed = undefined;
+		this.wake = undefined;
+		wake?.();
 	}
 
 	/** Asked before an item's request leaves: whether it is sent (else its output is set here). */
 	async mayBeSent(itemIndex: number): Promise<boolean> {
 		const position = this.positionOf.get(itemIndex)!;
+		const { batchSize } = this.run.settings;
 		while (position >= this.claimedUpTo) {
-			if (this.storeFailure) break;
-			if (!this.claimInFlight) {
-				const { batchSize } = this.run.settings;
+			if (this.storeFailure || this.run.stopped) break;
+			if (this.claimInFlight) await this.claimInFlight;
+			else if (batchSize || this.outstanding === 0 || this.worthAClaim()) {
 				this.startClaim(batchSize || this.claimLimit - this.outstanding);
-				continue;
+			} else {
+				// Requests are in flight: their answers free the slots for a claim worth its cost.
+				await this.nextChange();
 			}
-			await this.claimInFlight;
 		}
+		if (this.run.stopped && position >= this.claimedUpTo) return false;
 		let states: Map<string, RowState> | undefined;
-		if (position < this.claimedUpTo) states = await this.claimOfPosition[position].catch(() => undefined);
+		if (position < this.claimedUpTo)
+			states = await this.claimOfPosition[position].catch(() => undefined);
 		if (!states) {
 			this.skipped.add(itemIndex);
 			this.notClaimed.add(itemIndex);
@@ -419,12 +478,14 @@ export class DuplicateProtection {
 
 	answered(itemIndex: number, output: INodeExecutionData[] | undefined): void {
 		this.outstanding -= 1;
+		this.pace.answered();
 		const identity = this.identities.get(itemIndex)!;
 		if (this.run.answerLost(itemIndex)) this.rememberLost(identity);
 		else if (!this.run.refused(itemIndex) && output?.[0]?.json.error === undefined) {
 			this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(output) });
 		}
 		this.claimAhead();
+		this.notifyChange();
 	}
 
 	private processKey(identity: string): string {
@@ -435,7 +496,8 @@ export class DuplicateProtection {
 		const key = this.processKey(identity);
 		lostInProcess.delete(key);
 		lostInProcess.set(key, true);
-		while (lostInProcess.size > MAX_LOST_KEPT) lostInProcess.delete(lostInProcess.keys().next().value as string);
+		while (lostInProcess.size > MAX_LOST_KEPT)
+			lostInProcess.delete(lostInProcess.keys().next().value as string);
 	}
 
 	/**
@@ -501,8 +563,13 @@ export class DuplicateProtection {
 			await this.record.settle(accepted, released);
 		} catch (caught) {
 			this.storeFailure ??= caught as Error;
-			const itemOf = new Map([...this.identities].map(([itemIndex, identity]) => [identity, itemIndex]));
-			this.unrecorded = accepted.map(({ identity, id }) => ({ itemIndex: itemOf.get(identity)!, id }));
+			const itemOf = new Map(
+				[...this.identities].map(([itemIndex, identity]) => [identity, itemIndex]),
+			);
+			this.unrecorded = accepted.map(({ identity, id }) => ({
+				itemIndex: itemOf.get(identity)!,
+				id,
+			}));
 			this.run.context.logger.warn(
 				`Candidate Verification: duplicate protection could not record the outcome of ${accepted.length + released.length} rows: ${(caught as Error)?.message}`,
 			);
@@ -617,7 +684,9 @@ export class DuplicateProtection {
 	inDoubtError(itemIndexes: number[], waited: boolean): NodeOperationError {
 		const single = itemIndexes.length === 1;
 		const it = single ? 'it' : 'them';
-		const waitedText = waited ? `; no answer came in the ${this.waitMs / 1000} s waited for it` : '';
+		const waitedText = waited
+			? `; no answer came in the ${this.waitMs / 1000} s waited for it`
+			: '';
 		const message = `${single ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemNumbers(itemIndexes)}) were`} sent by an earlier execution that got no answer: the service may have created ${it}`;
 		const lines = [
 			`${this.run.operation.label}: the earlier request left n8n without an answer recorded${waitedText} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck(itemIndexes)}.`,

@@ -105,20 +105,53 @@ export class WorkflowLock {
 		private readonly workflowKey: string,
 	) {}
 
-	async around<T>(work: () => Promise<T>): Promise<T> {
-		return await oneAtATimeInProcess(this.workflowKey, async () => {
+	/**
+	 * `releaseInBackground`: the work's result is handed back before the lock is released (a claim's
+	 * rows are recorded by then, and sending them need not wait for two more round trips). The next
+	 * use of the lock in this process waits for that release and fails if it failed.
+	 */
+	async around<T>(work: () => Promise<T>, releaseInBackground = false): Promise<T> {
+		let handBack!: (value: T) => void;
+		let fail!: (caught: unknown) => void;
+		const result = new Promise<T>((resolve, reject) => {
+			handBack = resolve;
+			fail = reject;
+		});
+		void oneAtATimeInProcess(this.workflowKey, async () => {
+			this.throwIfReleaseFailed();
 			await this.acquire();
+			let value!: T;
 			let workFailed = true;
 			try {
-				const result = await work();
+				value = await work();
 				workFailed = false;
-				return result;
 			} finally {
 				// A release that fails after the work failed must not hide the work's error.
 				if (workFailed) await this.release().catch(() => undefined);
-				else await this.release();
 			}
-		});
+			if (!releaseInBackground) {
+				await this.release();
+				handBack(value);
+				return;
+			}
+			handBack(value);
+			await this.release().catch((caught: unknown) => {
+				this.releaseFailure ??= caught;
+			});
+		}).catch(fail);
+		return await result;
+	}
+
+	/** A release made in the background failed: the lock may still be held. */
+	private releaseFailure?: unknown;
+
+	private throwIfReleaseFailed(): void {
+		if (this.releaseFailure !== undefined) throw storeFailure(this.context, this.releaseFailure);
+	}
+
+	/** Waits for a release made in the background; throws if it failed. */
+	async released(): Promise<void> {
+		await oneAtATimeInProcess(this.workflowKey, async () => this.throwIfReleaseFailed());
 	}
 
 	private async count(): Promise<number> {
@@ -130,7 +163,11 @@ export class WorkflowLock {
 	private async tryTake(): Promise<boolean> {
 		this.calls += 1;
 		try {
-			const taken = await this.store.checkProcessedAndRecord([LOCK_VALUE], LOCK_SCOPE, LOCK_OPTIONS);
+			const taken = await this.store.checkProcessedAndRecord(
+				[LOCK_VALUE],
+				LOCK_SCOPE,
+				LOCK_OPTIONS,
+			);
 			return taken.new.length === 1;
 		} catch (caught) {
 			if (isUniqueViolation(caught)) return false;
@@ -140,22 +177,33 @@ export class WorkflowLock {
 		}
 	}
 
+	/**
+	 * Takes the lock, checking that the row holds nothing but it. The check and the take go out
+	 * together (one round trip's wait instead of two): a count of 0 was read before this process's
+	 * INSERT, so the row was free; a count of 1 may be this process's own lock, the previous
+	 * holder's, or another node's one value, so it is counted again after the take.
+	 */
 	private async acquire(): Promise<void> {
 		const deadline = Date.now() + lockTiming.waitMs;
 		let pause = FIRST_PAUSE_MS;
 		for (;;) {
-			// Checked before taking it: a row with other values belongs to another node.
-			const before = await this.count();
-			if (before > 1) throw lockError(this.context, 'conflict');
-			if (await this.tryTake()) {
+			const [counted, took] = await Promise.allSettled([this.count(), this.tryTake()]);
+			if (took.status === 'rejected') throw took.reason;
+			const taken = took.value;
+			if (counted.status === 'rejected') {
+				if (taken) await this.release().catch(() => undefined);
+				throw storeFailure(this.context, counted.reason);
+			}
+			const before = counted.value;
+			if (taken) {
 				if (before === 0) return;
-				// The one value seen was the previous holder's lock (released since, so this call
-				// inserted the row), or another node's value this call has just added to.
-				if ((await this.count()) === 1) return;
+				if (before === 1 && (await this.count()) === 1) return;
+				// This call added the lock to a row that holds another node's values: only it goes.
 				this.calls += 1;
 				await this.store.removeProcessed([LOCK_VALUE], LOCK_SCOPE, LOCK_OPTIONS);
 				throw lockError(this.context, 'conflict');
 			}
+			if (before > 1) throw lockError(this.context, 'conflict');
 			if (Date.now() >= deadline) throw lockError(this.context, 'timeout');
 			await sleep(pause + Math.floor(Math.random() * pause));
 			pause = Math.min(pause * 2, LONGEST_PAUSE_MS);

@@ -145,10 +145,10 @@ export class SentRecord {
 		return this.lock.calls;
 	}
 
-	private async underLock<T>(work: () => Promise<T>): Promise<T> {
+	private async underLock<T>(work: () => Promise<T>, releaseInBackground = false): Promise<T> {
 		const started = Date.now();
 		try {
-			return await this.lock.around(work);
+			return await this.lock.around(work, releaseInBackground);
 		} finally {
 			this.storeMs += Date.now() - started;
 		}
@@ -212,7 +212,9 @@ export class SentRecord {
 			...[...added].filter((value) => value.startsWith(ACCEPTED)),
 			...tokenProbe.filter((token) => added.has(token) && token !== this.token),
 			...(oldToken !== undefined && oldToken !== this.token ? [oldToken] : []),
-			...waiting.filter((identity) => accepted.has(identity)).map((identity) => WAITED_FOR + identity),
+			...waiting
+				.filter((identity) => accepted.has(identity))
+				.map((identity) => WAITED_FOR + identity),
 			...(waitingStill.length > 0 ? [NO_WAITERS] : []),
 		]);
 		return accepted;
@@ -238,7 +240,10 @@ export class SentRecord {
 		const added = new Set(checked.new.map(String));
 		const held = probe.some((token) => !added.has(token));
 		// NO_WAITERS is present now (put back by this call or the caller's): it stays only if nobody waits.
-		await this.remove([...[...added].filter((value) => value !== NO_WAITERS), ...(held ? [NO_WAITERS] : [])]);
+		await this.remove([
+			...[...added].filter((value) => value !== NO_WAITERS),
+			...(held ? [NO_WAITERS] : []),
+		]);
 		return checked;
 	}
 
@@ -258,7 +263,9 @@ export class SentRecord {
 			true,
 		);
 		if (!withAccepted || !recorded.new.map(String).includes(NO_WAITERS)) return recorded;
-		const handed = accepted.filter(({ id }) => id !== undefined && Buffer.byteLength(id) <= MAX_HANDED_ID_BYTES);
+		const handed = accepted.filter(
+			({ id }) => id !== undefined && Buffer.byteLength(id) <= MAX_HANDED_ID_BYTES,
+		);
 		const markers = handed.map(({ identity }) => WAITED_FOR + identity);
 		// NO_WAITERS was put back by the call above: it stays only if no waiter holds a token.
 		const checked = await this.putBackNoWaitersUnlessWaited(markers);
@@ -327,7 +334,7 @@ export class SentRecord {
 				else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
 			}
 			return states;
-		});
+		}, true);
 	}
 
 	/**
@@ -347,7 +354,8 @@ export class SentRecord {
 				ids.set(identity, id);
 				if (id !== undefined) this.keepIds([{ identity, id }]);
 			}
-			if (stopWaiting.length > 0) await this.remove(stopWaiting.map((identity) => WAITED_FOR + identity));
+			if (stopWaiting.length > 0)
+				await this.remove(stopWaiting.map((identity) => WAITED_FOR + identity));
 			if (accepted.size + stopWaiting.length >= identities.length) await this.stopWaitingEntirely();
 			return ids;
 		});
@@ -359,6 +367,7 @@ export class SentRecord {
 	 */
 	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
 		this.keepIds(accepted);
+		await this.lock.released();
 		if (accepted.length === 0 && released.length === 0) return;
 		await this.underLock(async () => {
 			if (accepted.length > 0) await this.recordAccepted(accepted);
@@ -412,7 +421,11 @@ export class SentRecord {
 		const sentAt = new Date().toISOString();
 		const kept = this.keptIds();
 		for (const { identity, id } of rows) {
-			keepNewest(idsInProcess, this.processKey + identity, id === undefined ? { sentAt } : { sentAt, id });
+			keepNewest(
+				idsInProcess,
+				this.processKey + identity,
+				id === undefined ? { sentAt } : { sentAt, id },
+			);
 			if (kept) {
 				delete kept[identity];
 				kept[identity] = id === undefined ? [sentAt] : [sentAt, id];
