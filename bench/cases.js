@@ -87,8 +87,10 @@ function benchCases(config) {
 		for (const latencyMs of config.latencies) {
 			for (const variant of variants) cases.push({ op: 'create', variant, latencyMs, count, runs });
 		}
-		for (const variant of PROTECTION_VARIANTS.slice(1)) {
-			cases.push({ op: 'create', variant, latencyMs: config.latencies[0], count, runs });
+		for (const latencyMs of config.latencies) {
+			for (const variant of PROTECTION_VARIANTS.slice(1)) {
+				cases.push({ op: 'create', variant, latencyMs, count, runs });
+			}
 		}
 	}
 	// Warm-up (n8n loads node types and compiles on first use): a few items of each variant, not reported.
