@@ -375,9 +375,8 @@ export class DuplicateProtection {
 	}
 
 	/**
-	 * Unbatched: the next rows are claimed as answers free slots, once half the requests in flight
-	 * (at least the reserve) have been answered: every claim reads and writes the node's whole
-	 * record, and while it is made the other half and the reserve are still being sent.
+	 * Unbatched: the next rows are claimed as answers free slots, once as many are free as the claim
+	 * pace finds cheapest (every claim reads and writes the node's whole record).
 	 */
 	private claimAhead(): void {
 		if (this.run.settings.batchSize || this.claimInFlight || this.storeFailure) return;
