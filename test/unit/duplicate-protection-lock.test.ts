@@ -398,23 +398,35 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 	it('each row is sent once, and every later execution outputs alreadySent with the sender’s ID (no waiter misses the handover while others wait)', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
+		const held: Array<() => void> = [];
+		let released = false;
 		scope
 			.post(CANDIDATE_PATH)
 			.times(10)
 			.reply((_uri, body, answer) => {
 				const name = (body as IDataObject).name as string;
-				// Long enough for both executions of every row to have claimed it (this fake store is slow).
-				void sleep(500).then(() => answer(null, [200, success({ transactionId: `TXN-${name}` })]));
+				const answerNow = () => answer(null, [200, success({ transactionId: `TXN-${name}` })]);
+				if (released) answerNow();
+				else held.push(answerNow);
 			});
 		const otherRun = otherProcess();
 		const rows = freshRows(10);
 		const parameters = { ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 20 } };
-		const results = await Promise.all(
+		const running = Promise.all(
 			rows.flatMap((row) => [
 				runActionNode({ items: [row], parameters, deduplicationStore: store }),
 				otherRun({ items: [row], parameters, deduplicationStore: store }),
 			]),
 		);
+		// The answers wait until both executions of every row have met it: per pair, the sender's claim
+		// and the waiter's claim and check of the row's answer (4 calls on the node's record). An
+		// execution that meets the row only after its answer was recorded gets no handover (the ID then
+		// comes from its own process's memory or the static data), which a loaded machine would cause.
+		const deadline = Date.now() + 20_000;
+		while (store.callsByScope.node < 4 * rows.length && Date.now() < deadline) await sleep(5);
+		released = true;
+		for (const answerNow of held.splice(0)) answerNow();
+		const results = await running;
 
 		expect(requests).toHaveLength(10);
 		const pairs = rows.map((row, index) => {
