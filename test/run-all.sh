@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's test command runs it: build, lint (n8n's community rules),
 # type-check, unit tests (jest, the node run by n8n-core's WorkflowExecute), then the suites that run
-# in a real n8n (2.41.1, queue mode, and the compat scope on n8n 1.123.x). Ends with one exact line "N passed, N failed" (", N skipped" when something was
+# in a real n8n (2.41.1, queue mode, the compat scope on n8n 1.123.x and queue mode there with a
+# stalled job run again). Ends with one exact line "N passed, N failed" (", N skipped" when something was
 # skipped) over all of them, and exits non-zero when anything failed.
 # How steps are counted: test/counting.sh.
 set -uo pipefail
@@ -14,6 +15,8 @@ source test/counting.sh
 CV_COMPAT_N8N_VERSION=${CV_COMPAT_N8N_VERSION:-1.123.81}
 
 check build npm run --silent build
+# The suites below build the package themselves when run alone; here it was just built.
+[ "$total_failed" -eq 0 ] && export CV_PACKAGE_BUILT=1
 # n8n-node lint (counted once, there), n8n's scanner on source and tarball, the tarball, the workflows
 suite package-checks node scripts/check-package.js
 # the docs: links, images, anchors, the README's commands (scripts/check-docs.js), and its self-test
@@ -36,6 +39,8 @@ else
 		record e2e-compat 0 0 1
 	else
 		suite "e2e-compat-n8n-$CV_COMPAT_N8N_VERSION" bash scripts/compat-e2e.sh "$CV_COMPAT_N8N_VERSION"
+		# Queue mode on that release, where n8n itself runs a stalled worker's job again (run.sh stalled-job).
+		suite "e2e-queue-stalled-job-n8n-$CV_COMPAT_N8N_VERSION" env CV_STALL_N8N_VERSION="$CV_COMPAT_N8N_VERSION" bash test/e2e-queue/run.sh stalled-job
 	fi
 fi
 

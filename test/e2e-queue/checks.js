@@ -521,13 +521,8 @@ async function crashRerun() {
 	await check(`duplicate protection (c), run ${CRASH_RUN}: after the worker was killed, the same ${CRASH_ROWS} rows run again (On Error → Continue): at most ${CRASH_MAX_IN_DOUBT} named in doubt, among them every row that reached the service; every other row is sent by the rerun and exists once`, async () => {
 		const names = rowNames(crashLabel(), CRASH_ROWS);
 		const arrivedNames = new Set((await crashArrivals(names)).map((r) => r.body.name));
-		// Whatever n8n does with the killed execution (leave it running, or run it again), let it settle.
-		await waitFor(
-			async () => (await executionList(CRASH_WORKFLOW)).filter((e) => e.status === 'running' || e.status === 'new').length,
-			(running) => running === 0,
-			'the killed execution to settle',
-			20_000,
-		).catch(() => undefined);
+		// n8n 2.x never runs the killed worker's job again (Bull's maxStalledCount 0): its execution stays
+		// "running" until the job's lock expires. n8n 1.x's rerun of a stalled job: run.sh stalled-job.
 		const before = new Set((await executionList(CRASH_WORKFLOW)).map((e) => e.id));
 		const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: crashLabel(), size: CRASH_ROWS, formId: state.crashFormId });
 		assert.equal(response.status, 200);
@@ -563,14 +558,137 @@ async function crashRerun() {
 	});
 }
 
+// ---- a stalled worker's job run again by n8n 1.x (test/e2e-queue/stalled-job.sh) --------------------
+
+/** The run of the stalled-job scenario (stalled-job.sh repeats stall-start, stop, stall-rerun, resume, stall-end). */
+const STALL_RUN = Number(env.CV_STALL_RUN || 1);
+const stallLabel = () => `stall${STALL_RUN}`;
+/** How long the service holds the stopped worker's answers: past the worker's stop, so they reach it once resumed. */
+const STALL_HOLD_MS = 25_000;
+
+/** Phase stall-setup: owner, API key, the 300-row workflow activated (the only one this suite runs). */
+async function stallSetup() {
+	const state = {};
+	await check('owner account, a public API key and the 300-row workflow activated, through main', async () => {
+		await createOwnerAndApiKey(state);
+		await n8n.api('POST', `/workflows/${CRASH_WORKFLOW}/activate`);
+		state.crashFormId = await createForm('Queue e2e stalled worker');
+		saveState(state);
+	});
+}
+
+/**
+ * Phase stall-start: 300 rows posted at the default settings while the service holds every answer;
+ * returns once 200 requests arrived, having written which worker runs them to <run dir>/stalled-worker
+ * (run.sh then stops that worker with SIGSTOP: the other one's stalled-job check hands it n8n's job).
+ */
+async function stallStart() {
+	const state = readJson(STATE_FILE, {});
+	await resumeSession(state);
+	await check(`stalled job, run ${STALL_RUN}: ${CRASH_ROWS} rows posted at the default settings while the service holds their answers; ${CRASH_ARRIVED_AT_KILL} requests reached it when their worker is stopped`, async () => {
+		await setLatency({ ms: STALL_HOLD_MS, paths: [CANDIDATE_PATH], hold: true });
+		const before = new Set((await executionList(CRASH_WORKFLOW)).map((e) => e.id));
+		const names = rowNames(stallLabel(), CRASH_ROWS);
+		const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: stallLabel(), size: CRASH_ROWS, formId: state.crashFormId });
+		assert.equal(response.status, 200);
+		await waitFor(async () => (await crashArrivals(names)).length, (n) => n >= CRASH_ARRIVED_AT_KILL, `${CRASH_ARRIVED_AT_KILL} requests to arrive`, EXECUTION_DEADLINE_MS);
+		const [execution] = (await executionList(CRASH_WORKFLOW)).filter((e) => !before.has(e.id));
+		assert.ok(execution, 'no execution of the posted rows');
+		const by = executedBy()[execution.id] || [];
+		assert.equal(by.length, 1, `execution ${execution.id} started on ${by.join(' and ') || 'no worker'}`);
+		const answered = (await crashArrivals(names)).filter((r) => r.status !== undefined).length;
+		assert.equal(answered, 0, `${answered} requests were answered before the stop`);
+		state.stall = { executionId: execution.id, stopped: by[0], arrivedAtStop: (await crashArrivals(names)).map((r) => r.body.name) };
+		saveState(state);
+		fs.writeFileSync(path.join(RUN_DIR, 'stalled-worker'), by[0]);
+		return `execution ${execution.id} on ${by[0]}, ${state.stall.arrivedAtStop.length} of ${CRASH_ROWS} arrived, none answered`;
+	});
+}
+
+/**
+ * Phase stall-rerun: the worker running the rows is stopped (its requests still at the service); once
+ * the job's lock expired, n8n runs the same execution again on the other worker from its start. That
+ * run must send only rows the stopped worker never claimed and name the others in doubt.
+ */
+async function stallRerun() {
+	const state = readJson(STATE_FILE, {});
+	await resumeSession(state);
+	// Requests from now on are answered at once; worker1's stay held until their time.
+	await setLatency({ ms: 0 });
+	await check(`stalled job, run ${STALL_RUN}: n8n 1.x runs the stopped worker's job again on the other worker; that run sends only rows the stopped one never claimed and names every row it sent in doubt (at most ${CRASH_MAX_IN_DOUBT})`, async () => {
+		const { executionId, stopped, arrivedAtStop } = state.stall;
+		const other = stopped === 'worker1' ? 'worker2' : 'worker1';
+		await waitFor(async () => executedBy()[executionId] || [], (by) => by.includes(other), `n8n to run execution ${executionId} again on ${other}`, EXECUTION_DEADLINE_MS);
+		const execution = await waitFor(
+			async () => n8n.api('GET', `/executions/${executionId}?includeData=true`),
+			(e) => finished([e]).length === 1,
+			`the rerun of execution ${executionId} to finish`,
+			EXECUTION_DEADLINE_MS,
+		);
+		const names = rowNames(stallLabel(), CRASH_ROWS);
+		const arrived = new Set(arrivedAtStop);
+		const outcomes = createOutcomes(execution);
+		const inDoubtRows = new Set(outcomes.filter((o) => o.kind === 'in doubt').map((o) => Number((IN_DOUBT_MESSAGE.exec(o.message || '') || [])[1])));
+		const perName = await candidatesNamed(names);
+		const twice = perName.filter((n) => n > 1).length;
+		const arrivedNotInDoubt = names.filter((name, index) => arrived.has(name) && !inDoubtRows.has(index)).length;
+		const sentByRerun = outcomes.filter((o) => o.kind === 'sent').length;
+		const notInDoubtNotSent = names.filter((_, index) => !inDoubtRows.has(index) && outcomes.find((o) => o.row === index)?.kind !== 'sent').length;
+		state.stall.rerun = { inDoubt: inDoubtRows.size, sentByRerun, twice, status: execution.status, kinds: count(outcomes.map((o) => o.kind)) };
+		saveState(state);
+		assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error && execution.data.resultData.error.message));
+		assert.equal(outcomes.length, CRASH_ROWS, `${outcomes.length} output items`);
+		assert.equal(twice, 0, `${twice} candidates exist twice`);
+		assert.ok(inDoubtRows.size <= CRASH_MAX_IN_DOUBT, `${inDoubtRows.size} rows in doubt`);
+		assert.equal(arrivedNotInDoubt, 0, `${arrivedNotInDoubt} rows the stopped worker sent were not named in doubt`);
+		assert.equal(notInDoubtNotSent, 0, `${notInDoubtNotSent} rows neither in doubt nor sent by the rerun`);
+		return `${inDoubtRows.size} in doubt, ${sentByRerun} sent by the rerun (${JSON.stringify(state.stall.rerun.kinds)})`;
+	});
+}
+
+/**
+ * Phase stall-end: the stopped worker resumed (SIGCONT) and goes on with its run of the same execution:
+ * its held answers arrive, it sends the rows it had claimed ahead, finds the rerun's rows sent. Every
+ * row exists exactly once.
+ */
+async function stallEnd() {
+	const state = readJson(STATE_FILE, {});
+	await resumeSession(state);
+	await check(`stalled job, run ${STALL_RUN}: the stopped worker resumed and finishes its run of the same execution: each of the ${CRASH_ROWS} rows exists exactly once`, async () => {
+		const names = rowNames(stallLabel(), CRASH_ROWS);
+		const { executionId, stopped } = state.stall;
+		// Its run ends once its held answers came (STALL_HOLD_MS after they arrived) and its last rows were sent.
+		await waitFor(
+			async () => [...logOf(stopped).matchAll(/Worker finished execution (\d+) /g)].map((m) => m[1]),
+			(ids) => ids.includes(String(executionId)),
+			`${stopped} to finish its run of execution ${executionId}`,
+			EXECUTION_DEADLINE_MS,
+		);
+		const final = await candidatesNamed(names);
+		const twice = final.filter((n) => n > 1).length;
+		const missing = final.filter((n) => n === 0).length;
+		// n8n saves the resumed worker's run over the rerun's: its rows sent, and the rerun's as alreadySent.
+		const resumed = await waitFor(
+			async () => count(createOutcomes(await n8n.api('GET', `/executions/${executionId}?includeData=true`)).map((o) => o.kind)),
+			(kinds) => JSON.stringify(kinds) !== JSON.stringify(state.stall.rerun.kinds),
+			`n8n to save ${stopped}'s run of execution ${executionId}`,
+			60_000,
+		);
+		const result = { run: STALL_RUN, arrivedAtStop: state.stall.arrivedAtStop.length, ...state.stall.rerun, twiceAtEnd: twice, missingAtEnd: missing, resumedKinds: resumed };
+		figure(`stallRun${STALL_RUN}`, result, `stalled job run ${STALL_RUN}: ${result.arrivedAtStop} of ${CRASH_ROWS} reached the service before ${stopped} stopped; n8n's rerun on the other worker (${result.status}): ${result.inDoubt} in doubt, ${result.sentByRerun} sent; after ${stopped} resumed: ${twice} created twice, ${missing} missing (${JSON.stringify(result.kinds)}; ${stopped}'s run: ${JSON.stringify(resumed)})`);
+		assert.equal(twice, 0, `${twice} candidates exist twice`);
+		assert.equal(missing, 0, `${missing} rows never created`);
+		assert.deepEqual(resumed, { sent: result.inDoubt, 'already sent': CRASH_ROWS - result.inDoubt }, `${stopped}'s own run`);
+		return `${twice} twice, ${missing} missing`;
+	});
+}
+
 // ---- phases -------------------------------------------------------------------------------------------
 
 async function setup() {
 	const state = {};
 	await check('owner account, a public API key and the webhook workflows activated, through main', async () => {
-		assert.equal(await n8n.ownerSession(OWNER), 'created');
-		state.n8nApiKey = await n8n.createApiKey('queue-e2e');
-		saveState(state);
+		await createOwnerAndApiKey(state);
 		// The workflows that start from n8n's Webhook node (the trigger is activated by its own check).
 		for (const id of [BATCH_WORKFLOW, ROWS_WORKFLOW, DOWNLOAD_WORKFLOW, HEADER_WEBHOOK_WORKFLOW, ONE_ROW_WORKFLOW, ONE_ROW_CONTINUE_WORKFLOW, CRASH_WORKFLOW]) {
 			await n8n.api('POST', `/workflows/${id}/activate`);
@@ -773,6 +891,13 @@ async function twoWorkers() {
 	saveState(state);
 }
 
+/** The owner account and a public API key, through main; the key is kept in the state file. */
+async function createOwnerAndApiKey(state) {
+	assert.equal(await n8n.ownerSession(OWNER), 'created');
+	state.n8nApiKey = await n8n.createApiKey('queue-e2e');
+	saveState(state);
+}
+
 async function resumeSession(state) {
 	await n8n.ownerSession(OWNER);
 	n8n.apiKey = state.n8nApiKey;
@@ -861,7 +986,7 @@ async function logs() {
 	});
 }
 
-const phases = { setup, 'two-workers': twoWorkers, 'concurrent-rows': concurrentRows, 'one-worker': oneWorker, 'crash-start': crashStart, 'crash-rerun': crashRerun, restarted, logs };
+const phases = { setup, 'two-workers': twoWorkers, 'concurrent-rows': concurrentRows, 'one-worker': oneWorker, 'crash-start': crashStart, 'crash-rerun': crashRerun, restarted, logs, 'stall-setup': stallSetup, 'stall-start': stallStart, 'stall-rerun': stallRerun, 'stall-end': stallEnd };
 
 async function main() {
 	const phase = phases[process.argv[2]];

@@ -153,9 +153,11 @@ cv_start_queue_process() {
 	CV_QUEUE_PIDS[$name]=$!
 }
 
-# cv_wait_queue_process NAME PORT [SECONDS]: waits until the process answers /healthz/readiness.
+# cv_wait_queue_process NAME PORT [SECONDS]: waits until the process answers /healthz/readiness, and
+# main its REST API too (n8n 1.123 and 2.0 report ready before their REST routes answer).
 cv_wait_queue_process() {
-	cv_wait_http "http://127.0.0.1:$2/healthz/readiness" "${3:-240}" "${CV_QUEUE_PIDS[$1]}"
+	cv_wait_http "http://127.0.0.1:$2/healthz/readiness" "${3:-240}" "${CV_QUEUE_PIDS[$1]}" || return 1
+	[ "${CV_ROLE_OF[$1]}" != main ] || cv_wait_http "http://127.0.0.1:$2/rest/settings" 60 "${CV_QUEUE_PIDS[$1]}"
 }
 
 # cv_stop_queue_process NAME: stops it (TERM, then KILL) and forgets its PID.
