@@ -119,6 +119,7 @@ if [ "$SCENARIO" = stalled-job ]; then
 else
 	cp "$CV_ROOT"/examples/*.json "$HERE"/workflows/*.json "$RUN/workflows/"
 fi
+cv_add_version_ids "$RUN"/workflows/*.json
 if cv_queue_main_cli import:credentials --input="$RUN/credentials.json" >"$RUN/import.log" 2>&1 &&
 	cv_queue_main_cli import:workflow --separate --input="$RUN/workflows" >>"$RUN/import.log" 2>&1; then
 	ok "credentials and workflows imported into Postgres with the main process's settings ($((SECONDS - t))s)"

@@ -169,23 +169,9 @@ function triggerPayload(execution) {
 
 // ---- the checks ------------------------------------------------------------------------------------
 
-/**
- * Activates a workflow through the public API. n8n 2.0 activates only a version kept in its workflow
- * history, and its import:workflow writes none (2.41 does; 1.x has no history; run.sh sets
- * CV_ACTIVATE_AFTER_BOOT on a release where publish:workflow found no version): the
- * CLI's publish:workflow then fails with "Version … not found" and the public API answers 404. There a
- * version is saved first, as the editor's Save does (a new version only when the nodes change: the
- * first node moves by one grid step).
- */
+/** Activates a workflow (run.sh sets CV_ACTIVATE_AFTER_BOOT on a release where publish:workflow found no version). */
 async function activateWorkflow(workflowId) {
-	if (env.CV_ACTIVATE_AFTER_BOOT) {
-		const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
-		const nodes = workflow.nodes.map((node, index) =>
-			index === 0 ? { ...node, position: [node.position[0] + 20, node.position[1]] } : node,
-		);
-		await n8n.rest('PATCH', `/workflows/${workflowId}`, { nodes, connections: workflow.connections });
-	}
-	await n8n.api('POST', `/workflows/${workflowId}/activate`);
+	await n8n.activate(workflowId, { saveVersionFirst: Boolean(env.CV_ACTIVATE_AFTER_BOOT) });
 }
 
 /** A check of the full run only: not run in the compat scope (scripts/compat-e2e.sh). */

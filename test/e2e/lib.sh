@@ -48,6 +48,13 @@ cv_offline_activation() {
 	esac
 }
 
+# cv_add_version_ids FILE...: gives each workflow file without one a versionId (n8n 2.0's import:workflow
+# requires one; later releases create it).
+cv_add_version_ids() {
+	node -e 'for (const file of process.argv.slice(1)) { const fs = require("fs"), w = JSON.parse(fs.readFileSync(file, "utf8"));
+		if (!w.versionId) fs.writeFileSync(file, JSON.stringify({ ...w, versionId: require("crypto").randomUUID() })); }' "$@"
+}
+
 # cv_install_package USER_FOLDER: installs the built package the way n8n's community-package
 # installer does: npm pack, extract into <user folder>/.n8n/nodes/node_modules/<name>, drop dev,
 # peer and optional dependencies, install the runtime ones (this package has none), and record

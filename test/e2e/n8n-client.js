@@ -54,6 +54,24 @@ class N8nClient {
 		return this.request(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } });
 	}
 
+	/**
+	 * Activates a workflow through the public API. n8n 2.0 activates only a version kept in its workflow
+	 * history, and its import:workflow writes none (2.41 does; 1.x has no history): its CLI's
+	 * publish:workflow then fails with "Version … not found" and the public API answers 404. With
+	 * `saveVersionFirst` a version is saved first, as the editor's Save does (a new version only when
+	 * the nodes change: the first node moves by one grid step).
+	 */
+	async activate(workflowId, { saveVersionFirst = false } = {}) {
+		if (saveVersionFirst) {
+			const workflow = await this.rest('GET', `/workflows/${workflowId}`);
+			const nodes = workflow.nodes.map((node, index) =>
+				index === 0 ? { ...node, position: [node.position[0] + 20, node.position[1]] } : node,
+			);
+			await this.rest('PATCH', `/workflows/${workflowId}`, { nodes, connections: workflow.connections });
+		}
+		await this.api('POST', `/workflows/${workflowId}/activate`);
+	}
+
 	/** Sets up the owner on a fresh instance, or logs in when the owner exists. Returns 'created' or 'login'. */
 	async ownerSession({ email, password, firstName = 'Demo', lastName = 'Owner' }) {
 		try {

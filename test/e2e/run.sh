@@ -96,9 +96,7 @@ fi
 rm -f "$RUN/credentials.json"
 mkdir -p "$RUN/workflows"
 cp "$CV_ROOT"/examples/*.json "$CV_E2E_HOME"/workflows/*.json "$RUN/workflows/"
-# n8n 2.0's import:workflow requires a versionId (later releases create one): one per file.
-node -e 'for (const file of process.argv.slice(1)) { const fs = require("fs"), w = JSON.parse(fs.readFileSync(file, "utf8"));
-	if (!w.versionId) fs.writeFileSync(file, JSON.stringify({ ...w, versionId: require("crypto").randomUUID() })); }' "$RUN"/workflows/*.json
+cv_add_version_ids "$RUN"/workflows/*.json
 if cv_n8n import:workflow --separate --input="$RUN/workflows" >"$RUN/import-workflows.log" 2>&1; then
 	ok "n8n import:workflow of the examples and the e2e workflows ($(find "$RUN/workflows" -name '*.json' | wc -l) files)"
 else
