@@ -14,9 +14,13 @@
 # path sets CV_E2E_CACHE to a throw-away folder, so there it is provisioned cold too. The release's
 # tree is pinned by test/e2e/n8n/<version>.package-lock.json when there is one.
 # Output: ok/FAIL lines, then "N passed, N failed"; logs in .e2e/compat-<version>/.
+# `compat-e2e.sh --provision-only <version>` provisions that release into the same cache and stops
+# (test/run-all.sh runs it in the background while the other suites run).
 set -euo pipefail
 unset npm_config_ignore_scripts NPM_CONFIG_IGNORE_SCRIPTS
-version=${1:?usage: compat-e2e.sh <n8n version, e.g. 1.123.81 or 2.0.x>}
+provision_only=false
+[ "${1:-}" = --provision-only ] && { provision_only=true; shift; }
+version=${1:?usage: compat-e2e.sh [--provision-only] <n8n version, e.g. 1.123.81 or 2.0.x>}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [[ $version == *.x ]]; then
 	# The newest published patch of that minor line (one registry look-up).
@@ -36,5 +40,6 @@ if [ "$(realpath -m "$CV_E2E_CACHE")" = "$(realpath -m "$default_cache")" ]; the
 	echo "refusing to use the default e2e cache for a compatibility run: $CV_E2E_CACHE" >&2
 	exit 2
 fi
+"$provision_only" && exec bash "$ROOT/test/e2e/provision-n8n.sh"
 export CV_E2E_RUN_DIR=${CV_E2E_RUN_DIR:-$ROOT/.e2e/compat-$version}
 exec bash "$ROOT/test/e2e/run.sh"

@@ -15,13 +15,11 @@ source test/counting.sh
 CV_COMPAT_N8N_VERSION=${CV_COMPAT_N8N_VERSION:-1.123.81}
 
 # The compat release is provisioned in the background from the start (an npm install and a native build
-# of minutes on a cold machine), into the cache scripts/compat-e2e.sh uses; that script waits
-# for it (provision-n8n.sh's lock per release) and provisions again if it failed (its log:
-# $LOGS/provision-compat.log).
+# of minutes on a cold machine), into its cache; the compat suite waits for it (provision-n8n.sh's lock
+# per release) and provisions again if it failed (its log: $LOGS/provision-compat.log).
 compat_provision_pid=
-if [ "${SKIP_E2E:-0}" != 1 ] && [[ $CV_COMPAT_N8N_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-	CV_N8N_VERSION=$CV_COMPAT_N8N_VERSION CV_E2E_CACHE=${CV_E2E_CACHE:-$HOME/.cache/cv-compat-$CV_COMPAT_N8N_VERSION} \
-		setsid bash test/e2e/provision-n8n.sh >"$LOGS/provision-compat.log" 2>&1 </dev/null &
+if [ "${SKIP_E2E:-0}" != 1 ] && [ "$CV_COMPAT_N8N_VERSION" != none ]; then
+	setsid bash scripts/compat-e2e.sh --provision-only "$CV_COMPAT_N8N_VERSION" >"$LOGS/provision-compat.log" 2>&1 </dev/null &
 	compat_provision_pid=$!
 	# Interrupted: the provisioning (npm and its children) stops too.
 	trap 'kill -- "-$compat_provision_pid" 2>/dev/null' EXIT
@@ -53,7 +51,7 @@ else
 	else
 		suite "e2e-compat-n8n-$CV_COMPAT_N8N_VERSION" bash scripts/compat-e2e.sh "$CV_COMPAT_N8N_VERSION"
 		# Queue mode on that release, where n8n itself runs a stalled worker's job again (run.sh stalled-job).
-		suite "e2e-queue-stalled-job-n8n-$CV_COMPAT_N8N_VERSION" env CV_STALL_N8N_VERSION="$CV_COMPAT_N8N_VERSION" bash test/e2e-queue/run.sh stalled-job
+		suite "e2e-queue-stalled-job-n8n-$CV_COMPAT_N8N_VERSION" env CV_N8N_VERSION="$CV_COMPAT_N8N_VERSION" bash test/e2e-queue/run.sh stalled-job
 	fi
 fi
 

@@ -17,6 +17,9 @@
  *                created twice, at most 225 in doubt
  *   restarted    every n8n process restarted: the trigger still works, nothing registered again
  *   logs         n8n stopped: no key or secret in any log
+ * and for `run.sh stalled-job` (n8n 1.x): stall-setup; stall-start (300 rows, 200 at the service,
+ *   answers held); stall-rerun (the worker stopped: n8n's rerun on the other one sends only rows never
+ *   claimed); stall-end (the stopped worker resumed: every row exists once). CV_STALL_RUN numbers the run.
  * Prints `ok - ...` / `FAIL - ...` per check and `# figure ...` per measurement. Phases share
  * what they learn through <run dir>/checks-state.json (mode 600: it holds the n8n API key).
  *
@@ -488,6 +491,25 @@ async function crashArrivals(names) {
 }
 
 /**
+ * Posts the 300 rows of `label` while the service acts on each request when it arrives and holds its
+ * answer `holdMs`; returns the rows' names once 200 requests arrived and none was answered.
+ */
+async function postRowsUntilArrived(label, holdMs, formId) {
+	await setLatency({ ms: holdMs, paths: [CANDIDATE_PATH], hold: true });
+	const names = rowNames(label, CRASH_ROWS);
+	const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: label, size: CRASH_ROWS, formId });
+	assert.equal(response.status, 200);
+	await waitFor(async () => (await crashArrivals(names)).length, (n) => n >= CRASH_ARRIVED_AT_KILL, `${CRASH_ARRIVED_AT_KILL} requests to arrive`, EXECUTION_DEADLINE_MS);
+	const answered = (await crashArrivals(names)).filter((r) => r.status !== undefined).length;
+	assert.equal(answered, 0, `${answered} requests were answered before the worker was stopped`);
+	return names;
+}
+
+/** The rows an execution of the 300-row workflow named in doubt (their item numbers). */
+const inDoubtRowsOf = (outcomes) =>
+	new Set(outcomes.filter((o) => o.kind === 'in doubt').map((o) => Number((IN_DOUBT_MESSAGE.exec(o.message || '') || [])[1])));
+
+/**
  * Phase crash-start: the service acts on every request when it arrives and answers none; 300 rows
  * posted (default settings); returns once 200 requests have arrived (run.sh then kills the worker).
  */
@@ -497,19 +519,8 @@ async function crashStart() {
 	await check(`duplicate protection (c), run ${CRASH_RUN}: ${CRASH_ROWS} rows posted at the default settings while the service answers nothing; ${CRASH_ARRIVED_AT_KILL} requests reached it when the worker is killed`, async () => {
 		state.crashFormId ||= await createForm('Queue e2e crashed worker');
 		saveState(state);
-		await setLatency({ ms: 3_600_000, paths: [CANDIDATE_PATH], hold: true });
-		const names = rowNames(crashLabel(), CRASH_ROWS);
-		const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: crashLabel(), size: CRASH_ROWS, formId: state.crashFormId });
-		assert.equal(response.status, 200);
-		const arrived = await waitFor(
-			async () => (await crashArrivals(names)).length,
-			(n) => n >= CRASH_ARRIVED_AT_KILL,
-			`${CRASH_ARRIVED_AT_KILL} requests to arrive`,
-			EXECUTION_DEADLINE_MS,
-		);
-		const answered = (await crashArrivals(names)).filter((r) => r.status !== undefined).length;
-		assert.equal(answered, 0, `${answered} requests were answered before the kill`);
-		return `${arrived} of ${CRASH_ROWS} arrived, none answered`;
+		const names = await postRowsUntilArrived(crashLabel(), 3_600_000, state.crashFormId);
+		return `${(await crashArrivals(names)).length} of ${CRASH_ROWS} arrived, none answered`;
 	});
 }
 
@@ -536,7 +547,7 @@ async function crashRerun() {
 		const perName = await candidatesNamed(names);
 		const outcomes = createOutcomes(execution);
 		const inDoubt = outcomes.filter((o) => o.kind === 'in doubt');
-		const inDoubtRows = new Set(inDoubt.map((o) => Number((IN_DOUBT_MESSAGE.exec(o.message || '') || [])[1])));
+		const inDoubtRows = inDoubtRowsOf(outcomes);
 		const twice = perName.filter((n) => n > 1).length;
 		const notInDoubtMissing = names.filter((_, index) => !inDoubtRows.has(index) && perName[index] !== 1).length;
 		const neverArrived = names.map((name, index) => ({ name, index })).filter(({ name }) => !arrivedNames.has(name));
@@ -558,9 +569,9 @@ async function crashRerun() {
 	});
 }
 
-// ---- a stalled worker's job run again by n8n 1.x (test/e2e-queue/stalled-job.sh) --------------------
+// ---- a stalled worker's job run again by n8n 1.x (run.sh stalled-job) --------------------------------
 
-/** The run of the stalled-job scenario (stalled-job.sh repeats stall-start, stop, stall-rerun, resume, stall-end). */
+/** The run of the stalled-job scenario (run.sh stalled-job repeats stall-start, stop, stall-rerun, resume, stall-end). */
 const STALL_RUN = Number(env.CV_STALL_RUN || 1);
 const stallLabel = () => `stall${STALL_RUN}`;
 /** How long the service holds the stopped worker's answers: past the worker's stop, so they reach it once resumed. */
@@ -586,18 +597,12 @@ async function stallStart() {
 	const state = readJson(STATE_FILE, {});
 	await resumeSession(state);
 	await check(`stalled job, run ${STALL_RUN}: ${CRASH_ROWS} rows posted at the default settings while the service holds their answers; ${CRASH_ARRIVED_AT_KILL} requests reached it when their worker is stopped`, async () => {
-		await setLatency({ ms: STALL_HOLD_MS, paths: [CANDIDATE_PATH], hold: true });
 		const before = new Set((await executionList(CRASH_WORKFLOW)).map((e) => e.id));
-		const names = rowNames(stallLabel(), CRASH_ROWS);
-		const response = await postJson(webhookUrl('cv-queue-crash-rows'), { batch: stallLabel(), size: CRASH_ROWS, formId: state.crashFormId });
-		assert.equal(response.status, 200);
-		await waitFor(async () => (await crashArrivals(names)).length, (n) => n >= CRASH_ARRIVED_AT_KILL, `${CRASH_ARRIVED_AT_KILL} requests to arrive`, EXECUTION_DEADLINE_MS);
+		const names = await postRowsUntilArrived(stallLabel(), STALL_HOLD_MS, state.crashFormId);
 		const [execution] = (await executionList(CRASH_WORKFLOW)).filter((e) => !before.has(e.id));
 		assert.ok(execution, 'no execution of the posted rows');
 		const by = executedBy()[execution.id] || [];
 		assert.equal(by.length, 1, `execution ${execution.id} started on ${by.join(' and ') || 'no worker'}`);
-		const answered = (await crashArrivals(names)).filter((r) => r.status !== undefined).length;
-		assert.equal(answered, 0, `${answered} requests were answered before the stop`);
 		state.stall = { executionId: execution.id, stopped: by[0], arrivedAtStop: (await crashArrivals(names)).map((r) => r.body.name) };
 		saveState(state);
 		fs.writeFileSync(path.join(RUN_DIR, 'stalled-worker'), by[0]);
@@ -613,7 +618,7 @@ async function stallStart() {
 async function stallRerun() {
 	const state = readJson(STATE_FILE, {});
 	await resumeSession(state);
-	// Requests from now on are answered at once; worker1's stay held until their time.
+	// Requests from now on are answered at once; the stopped worker's stay held until their time.
 	await setLatency({ ms: 0 });
 	await check(`stalled job, run ${STALL_RUN}: n8n 1.x runs the stopped worker's job again on the other worker; that run sends only rows the stopped one never claimed and names every row it sent in doubt (at most ${CRASH_MAX_IN_DOUBT})`, async () => {
 		const { executionId, stopped, arrivedAtStop } = state.stall;
@@ -628,7 +633,7 @@ async function stallRerun() {
 		const names = rowNames(stallLabel(), CRASH_ROWS);
 		const arrived = new Set(arrivedAtStop);
 		const outcomes = createOutcomes(execution);
-		const inDoubtRows = new Set(outcomes.filter((o) => o.kind === 'in doubt').map((o) => Number((IN_DOUBT_MESSAGE.exec(o.message || '') || [])[1])));
+		const inDoubtRows = inDoubtRowsOf(outcomes);
 		const perName = await candidatesNamed(names);
 		const twice = perName.filter((n) => n > 1).length;
 		const arrivedNotInDoubt = names.filter((name, index) => arrived.has(name) && !inDoubtRows.has(index)).length;

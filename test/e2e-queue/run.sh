@@ -7,7 +7,7 @@
 # Retry from the Executions list on the other worker); a worker killed mid-batch and the same rows run
 # again (scenario c, CV_QUEUE_CRASH_RUNS times); all n8n processes restarted.
 #
-# `bash test/e2e-queue/run.sh stalled-job` runs the same topology on n8n 1.123.81 (its own cache,
+# `bash test/e2e-queue/run.sh stalled-job` runs the same topology on n8n 1.123.81 (CV_N8N_VERSION; its own cache,
 # ~/.cache/cv-compat-1.123.81 unless CV_E2E_CACHE is set; logs in .e2e/queue-stalled-job), where
 # n8n itself runs a stalled worker's job again (Bull's maxStalledCount 1; 2.x sets 0): a worker is
 # stopped (SIGSTOP) with 200 requests of a 300-row batch at the service, the other worker's stalled-job
@@ -31,7 +31,7 @@ case $SCENARIO in
 default) ;;
 stalled-job)
 	# n8n 1.x runs a stalled job again once (maxStalledCount 1); 2.x never does.
-	export CV_N8N_VERSION=${CV_STALL_N8N_VERSION:-1.123.81}
+	export CV_N8N_VERSION=${CV_N8N_VERSION:-1.123.81}
 	export CV_E2E_CACHE=${CV_E2E_CACHE:-$HOME/.cache/cv-compat-$CV_N8N_VERSION}
 	export QUEUE_WORKER_LOCK_DURATION=10000 QUEUE_WORKER_LOCK_RENEW_TIME=2000 QUEUE_WORKER_STALLED_INTERVAL=5000 QUEUE_WORKER_MAX_STALLED_COUNT=1
 	;;

@@ -31,8 +31,9 @@ fi
 (
   command -v flock >/dev/null && { exec 8>"$CV_E2E_CACHE/node24/.provision.lock" && flock 8; }
   if [ ! -x "$CV_NODE24_DIR/bin/node" ]; then
-    cd "$CV_E2E_CACHE/node24" && echo '{"name":"node24","private":true}' > package.json &&
-      spec=$CV_NODE24_PACKAGE@$CV_NODE24_VERSION
+    cd "$CV_E2E_CACHE/node24"
+    echo '{"name":"node24","private":true}' > package.json
+    spec=$CV_NODE24_PACKAGE@$CV_NODE24_VERSION
     npm view "$spec" version >/dev/null 2>&1 || spec=$CV_NODE24_PACKAGE@24
     echo "installing $spec"
     npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$spec"
