@@ -55,38 +55,22 @@ cv_add_version_ids() {
 		if (!w.versionId) fs.writeFileSync(file, JSON.stringify({ ...w, versionId: require("crypto").randomUUID() })); }' "$@"
 }
 
-# cv_install_package USER_FOLDER: installs the built package the way n8n's community-package
-# installer does: npm pack, extract into <user folder>/.n8n/nodes/node_modules/<name>, drop dev,
-# peer and optional dependencies, install the runtime ones (this package has none), and record
-# the package in the nodes folder's package.json.
+# cv_install_package USER_FOLDER: installs the built package the way the README tells users to until
+# it is on npm: `npm pack`, the tarball kept in <user folder>/.n8n/nodes, and there
+# `npm install --legacy-peer-deps ./<tarball>` (no registry needed; n8n-workflow, the peer dependency,
+# is n8n's own copy). Keep README.md's "From a tarball" commands and these the same.
 cv_install_package() {
-	local nodes_dir=$1/.n8n/nodes tgz dest
-	mkdir -p "$nodes_dir/node_modules"
+	local nodes_dir=$1/.n8n/nodes tgz
+	mkdir -p "$nodes_dir"
 	[ -f "$nodes_dir/package.json" ] ||
 		echo '{"name":"installed-nodes","private":true,"dependencies":{}}' >"$nodes_dir/package.json"
 	tgz=$(cd "$CV_ROOT" && npm pack --silent --pack-destination "$nodes_dir" | tail -1) || return 1
-	dest=$nodes_dir/node_modules/$CV_PACKAGE_NAME
-	rm -rf "$dest" && mkdir -p "$dest"
-	tar -xzf "$nodes_dir/$tgz" -C "$dest" --strip-components=1 && rm -f "$nodes_dir/$tgz" || return 1
-	node -e '
-		const fs = require("fs"), file = process.argv[1];
-		const { devDependencies, peerDependencies, optionalDependencies, ...kept } = JSON.parse(fs.readFileSync(file, "utf8"));
-		fs.writeFileSync(file, JSON.stringify(kept, null, 2));' "$dest/package.json" || return 1
-	if node -e 'process.exit(Object.keys(require(process.argv[1]).dependencies || {}).length ? 0 : 1)' "$dest/package.json"; then
-		(cd "$dest" && npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow \
-			--ignore-scripts=true --package-lock=false --loglevel=error) || return 1
-	fi
+	(cd "$nodes_dir" && npm install --legacy-peer-deps --no-audit --no-fund --loglevel=error "./$tgz") || return 1
 	# This user folder lives inside the repository, whose node_modules holds the dev copy of
 	# n8n-workflow: Node would find it before n8n's own (a real ~/.n8n finds n8n's through NODE_PATH),
 	# and errors of another copy fail n8n-core's instanceof checks (the editor then shows
 	# "Error code: none"). Resolve n8n's own copy, as a real installation does.
 	ln -sfn "$CV_N8N_DIR/node_modules/n8n-workflow" "$nodes_dir/node_modules/n8n-workflow" || return 1
-	node -e '
-		const fs = require("fs"), [file, name, version] = process.argv.slice(1);
-		const nodes = JSON.parse(fs.readFileSync(file, "utf8"));
-		nodes.dependencies = { ...(nodes.dependencies || {}), [name]: version };
-		fs.writeFileSync(file, JSON.stringify(nodes, null, 2));' \
-		"$nodes_dir/package.json" "$CV_PACKAGE_NAME" "$(node -p "require('$dest/package.json').version")"
 }
 
 # cv_wait_http URL SECONDS PID: waits until URL answers 2xx; fails early when PID has exited.

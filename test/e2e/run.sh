@@ -67,13 +67,18 @@ mkdir -p "$N8N_USER_FOLDER"
 cv_install_package "$N8N_USER_FOLDER" >"$RUN/install.log" 2>&1 || abort "package installed into the n8n nodes folder"
 INSTALLED=$N8N_USER_FOLDER/.n8n/nodes/node_modules/$CV_PACKAGE_NAME
 if node -e '
-	const p = require(process.argv[1]), nodes = require(process.argv[2]);
-	const ok = !p.devDependencies && !p.peerDependencies && Object.keys(p.dependencies || {}).length === 0 &&
-		nodes.dependencies[p.name] === p.version && p.n8n.nodes.length === 2;
-	process.exit(ok ? 0 : 1)' "$INSTALLED/package.json" "$N8N_USER_FOLDER/.n8n/nodes/package.json"; then
-	ok "package installed like n8n's community installer (packed, no dev/peer/runtime dependencies, recorded in nodes/package.json)"
+	const fs = require("fs"), path = require("path");
+	const [installed, nodesDir] = process.argv.slice(1);
+	const p = require(path.join(installed, "package.json")), nodes = require(path.join(nodesDir, "package.json"));
+	const recorded = nodes.dependencies[p.name] || "";
+	// npm installed no copy of n8n-workflow (the peer dependency): the one there is the link to n8n'"'"'s own.
+	const workflowIsLink = fs.lstatSync(path.join(nodesDir, "node_modules/n8n-workflow")).isSymbolicLink();
+	const ok = Object.keys(p.dependencies || {}).length === 0 && /^file:.*\.tgz$/.test(recorded) &&
+		fs.existsSync(path.join(nodesDir, recorded.slice(5))) && workflowIsLink && p.n8n.nodes.length === 2;
+	process.exit(ok ? 0 : 1)' "$INSTALLED" "$N8N_USER_FOLDER/.n8n/nodes"; then
+	ok "package installed from its tarball as the README says (npm install --legacy-peer-deps ./<tarball> in .n8n/nodes; no runtime dependencies, no second n8n-workflow)"
 else
-	bad "package installed like n8n's community installer"
+	bad "package installed from its tarball as the README says"
 fi
 
 # 4. the service sandbox with a key made for this run
