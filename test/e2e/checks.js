@@ -35,6 +35,8 @@ const COMPAT = env.CV_E2E_SCOPE === 'compat';
 const N8N_VERSION = env.CV_N8N_VERSION || '';
 
 const ACTIONS_WORKFLOW = 'cvExampleActions';
+/** 0.3.1's examples/candidates-to-reports.json unchanged (node version 1), under another ID. */
+const V1_WORKFLOW = 'cvE2eV1Actions01';
 const TRIGGER_WORKFLOW = 'cvExampleTrigger';
 const CREDENTIAL_ID = 'cvCredential0001';
 const GATEWAY_CREDENTIAL_ID = 'cvGatewayCred001';
@@ -995,6 +997,26 @@ async function checks() {
 		} finally {
 			await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/deactivate`).catch(() => {});
 		}
+	});
+
+	await full('a version-1 node from 0.3.1\'s example runs unchanged: the police choice sends the clearance certificate, 10th Education the label "marksheet"', async () => {
+		const v1 = await runWorkflow(V1_WORKFLOW);
+		const error = v1.data.resultData.error;
+		assert.equal(v1.status, 'success', error && `${error.node && error.node.name}: ${error.message}`);
+		assert.ok(outputItems(v1, 'Submit Police Clearance').length === 3);
+		const txns = outputJson(v1, 'Create Profile').map((profile) => profile.transactionId);
+		const sent = (await sandboxRequests())
+			.filter((r) => r.method === 'POST' && r.path === `${V}/bgv/diy` && txns.includes(r.body.transactionId))
+			.map((r) => r.body);
+		const [upload] = outputJson(v1, 'Upload Document');
+		const police = sent.filter((s) => s.verificationName === 'bgv-police-clearance-certificate');
+		assert.equal(police.length, 3);
+		assert.deepEqual(police.find((s) => s.transactionId === txns[0]).data, { fileUrl: upload.fileUrl });
+		assert.equal(sent.filter((s) => s.verificationName === 'bgv-police-verification').length, 0);
+		const tenth = sent.find((s) => s.verificationName === 'bgv-tenth' && s.transactionId === txns[2]);
+		assert.deepEqual(tenth.data.documentList.map((d) => d.label), ['marksheet']);
+		assert.equal(tenth.data.level, 'TENTH_STD');
+		return `${sent.length} submissions of 3 candidates`;
 	});
 
 	await check('the n8n log holds neither the API key nor a webhook secret', async () => {
