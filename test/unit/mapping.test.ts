@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
@@ -191,10 +191,11 @@ describe('Mapping Mode → Map Automatically', () => {
 describe('Mapping Mode in the editor', () => {
 	const { description } = new CandidateVerification();
 
-	function shown(parameters: INodeParameters): string[] {
+	function shown(parameters: INodeParameters, typeVersion = 1): string[] {
+		const node = { typeVersion } as INode;
 		return description.properties
 			.filter((property) =>
-				NodeHelpers.displayParameter(parameters, property, null, description, parameters),
+				NodeHelpers.displayParameter(parameters, property, node, description, parameters),
 			)
 			.map((property) => property.name);
 	}
