@@ -11,7 +11,12 @@ import {
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
 } from '../../helpers/constants';
-import { mappedField, mappingModeProperties } from '../../helpers/mapping';
+import {
+	MAP_EACH_FIELD,
+	MAPPING_MODE,
+	mappedField,
+	mappingModeProperties,
+} from '../../helpers/mapping';
 import { dataExample, EXAMPLE_ADDRESS } from './examples';
 
 const POLICE_CHECKS = [POLICE_VERIFICATION, POLICE_CLEARANCE_CERTIFICATE];
@@ -71,13 +76,34 @@ function showFor(verificationNames: readonly string[], versions?: number[]) {
 	};
 }
 
+/**
+ * A field of one or more checks that Map Automatically reads from the input. Its Mapping Mode
+ * condition is also one of `show`, before the Check's: n8n shows a field at once when a condition's
+ * value is an expression, so with a Check set by an expression, Map Automatically still hides (and
+ * n8n does not require) the fields it reads.
+ */
+function checkField(property: INodeProperties): INodeProperties {
+	const { '@version': versions, ...show } = property.displayOptions?.show ?? {};
+	return mappedField({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: {
+				...(versions ? { '@version': versions } : {}),
+				[MAPPING_MODE]: [MAP_EACH_FIELD],
+				...show,
+			},
+		},
+	});
+}
+
 function addressField(
 	name: string,
 	displayName: string,
 	checks: string[],
 	versions?: number[],
 ): INodeProperties {
-	return mappedField({
+	return checkField({
 		displayName,
 		name,
 		type: 'fixedCollection',
@@ -163,7 +189,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'Which document proves the employment; also sent as the document label',
 		displayOptions: showFor(['bgv-employment']),
 	},
-	mappedField({
+	checkField({
 		displayName: 'Name as per Employer Records',
 		name: 'nameAsPerEmployerRecords',
 		type: 'string',
@@ -173,7 +199,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'The candidate’s name exactly as the employer’s document writes it',
 		displayOptions: showFor(['bgv-employment']),
 	}),
-	mappedField({
+	checkField({
 		displayName: 'Employer Name',
 		name: 'employerName',
 		type: 'string',
@@ -183,7 +209,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'The employer as named in the document',
 		displayOptions: showFor(['bgv-employment']),
 	}),
-	mappedField({
+	checkField({
 		displayName: 'Joining Date',
 		name: 'joiningDate',
 		type: 'string',
@@ -193,7 +219,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'Sent as YYYY-MM-DD; DD-MM-YYYY and date expressions are converted',
 		displayOptions: showFor(['bgv-employment']),
 	}),
-	mappedField({
+	checkField({
 		displayName: 'Last Working Date',
 		name: 'lastWorkingDate',
 		type: 'string',
@@ -203,7 +229,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'Sent as YYYY-MM-DD; DD-MM-YYYY and date expressions are converted',
 		displayOptions: showFor(['bgv-employment']),
 	}),
-	mappedField({
+	checkField({
 		displayName: 'PAN',
 		name: 'pan',
 		type: 'string',
@@ -213,7 +239,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description: 'The candidate’s PAN (permanent account number), ten characters',
 		displayOptions: showFor(['bgv-cibil']),
 	}),
-	mappedField({
+	checkField({
 		displayName: 'Document URL',
 		name: 'documentUrl',
 		type: 'string',
@@ -252,7 +278,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 	// One Data field per check so that each shows its own example.
 	...JSON_CHECK_VERSIONS.map(
 		({ check, versions }): INodeProperties =>
-			mappedField({
+			checkField({
 				displayName: 'Data (JSON)',
 				name: 'data',
 				type: 'json',
@@ -267,7 +293,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 ];
 
 function certificateField(checks: string[], versions: number[]): INodeProperties {
-	return mappedField({
+	return checkField({
 		displayName: 'Certificate File URL',
 		name: 'fileUrl',
 		type: 'string',
@@ -317,7 +343,7 @@ function documentIdentityFields(
 				displayOptions,
 			},
 		] as INodeProperties[]
-	).map(mappedField);
+	).map(checkField);
 }
 
 /** bgv-degree on version 2, from the provider's public documentation. */
@@ -332,7 +358,7 @@ function degreeFields(): INodeProperties[] {
 			default: '',
 			displayOptions,
 		},
-		mappedField({
+		checkField({
 			displayName: 'Level',
 			name: 'level',
 			type: 'options',
@@ -352,7 +378,7 @@ function degreeFields(): INodeProperties[] {
 			displayOptions,
 		}),
 		...documentIdentityFields(displayOptions, 'Delhi University'),
-		mappedField({
+		checkField({
 			displayName: 'Issue Date',
 			name: 'issueDate',
 			type: 'string',
@@ -363,7 +389,7 @@ function degreeFields(): INodeProperties[] {
 				'Issue date of the degree; sent as YYYY-MM-DD. DD-MM-YYYY, 30 Jun 2016, sheet serial numbers and date expressions are converted.',
 			displayOptions,
 		}),
-		mappedField({
+		checkField({
 			displayName: 'Degree Document URL',
 			name: 'documentUrl',
 			type: 'string',
@@ -373,7 +399,7 @@ function degreeFields(): INodeProperties[] {
 			description: 'URL of the uploaded degree certificate, as File → Upload returns it',
 			displayOptions,
 		}),
-		mappedField({
+		checkField({
 			displayName: 'Marksheet URL',
 			name: 'marksheetUrl',
 			type: 'string',
@@ -398,7 +424,7 @@ function digitalAddressFields(): INodeProperties[] {
 			displayOptions,
 		},
 		...ADDRESS_FIELDS.map((field) =>
-			mappedField({
+			checkField({
 				displayName: field.displayName,
 				name: field.name,
 				type: 'string',
@@ -454,7 +480,7 @@ function educationFields(): INodeProperties[] {
 					displayOptions,
 				},
 			] as INodeProperties[]
-		).map(mappedField),
+		).map(checkField),
 		{
 			displayName: 'Document Label',
 			name: 'documentLabel',
