@@ -219,20 +219,24 @@ describe('Editor: what a no-code user sees', () => {
 		// Degree and the digital addresses are typed on version 2: their JSON field is version 1's.
 		const versionOneOnly = dataFields
 			.filter((field) => field.displayOptions?.show?.['@version'])
-			.map((field) => [field.displayOptions?.show?.verificationName, field.displayOptions?.show?.['@version']]);
+			.map((field) => [
+				field.displayOptions?.show?.verificationName,
+				field.displayOptions?.show?.['@version'],
+			]);
 		expect(versionOneOnly).toEqual([
 			[['bgv-degree'], [1]],
 			[['bgv-local-address-digital'], [1]],
 			[['bgv-permanent-address-digital'], [1]],
 		]);
 		const shownFor = (name: string) =>
-			properties.find((property) => property.name === name)?.displayOptions?.show
-				?.verificationName as string[];
+			properties
+				.filter((property) => property.name === name)
+				.flatMap((property) => property.displayOptions?.show?.verificationName as string[]);
 		const instant = ['pan', 'gst', 'bank-account', 'upi', 'din', 'employment-check', 'aadhaar'];
 		expect(shownFor('instantCheckNotice')).toEqual(expect.arrayContaining(instant));
-		expect(
-			[...shownFor('instantCheckNotice'), ...shownFor('jsonDataNotice')].sort(),
-		).toEqual([...checks].sort());
+		expect([...shownFor('instantCheckNotice'), ...shownFor('jsonDataNotice')].sort()).toEqual(
+			[...checks].sort(),
+		);
 		const instantNotice = properties.find((property) => property.name === 'instantCheckNotice');
 		expect(instantNotice?.displayName).toContain('use the Instant KYC resource');
 	});
@@ -335,8 +339,19 @@ describe('File → Upload: File Category', () => {
 describe('Publishing a workflow (n8n checks the required parameters)', () => {
 	const issuesOf = (parameters: Record<string, unknown>) => {
 		const node = nodeWith(parameters as INode['parameters']);
-		const resolved = NodeHelpers.getNodeParameters(properties, node.parameters, true, false, node, description);
-		return NodeHelpers.getNodeParametersIssues(properties, { ...node, parameters: resolved! }, description);
+		const resolved = NodeHelpers.getNodeParameters(
+			properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		);
+		return NodeHelpers.getNodeParametersIssues(
+			properties,
+			{ ...node, parameters: resolved! },
+			description,
+		);
 	};
 	const createProfile = {
 		resource: 'profile',
@@ -347,7 +362,9 @@ describe('Publishing a workflow (n8n checks the required parameters)', () => {
 	};
 
 	it('Duplicate Protection set by an expression publishes: no field of a mode it may pick is required', () => {
-		expect(issuesOf({ ...createProfile, duplicateProtection: "={{ $json.protection ?? 'skipSent' }}" })).toBeNull();
+		expect(
+			issuesOf({ ...createProfile, duplicateProtection: "={{ $json.protection ?? 'skipSent' }}" }),
+		).toBeNull();
 	});
 
 	it('with the defaults the node publishes', () => {

@@ -242,6 +242,69 @@ describe('Mapping Mode in the editor', () => {
 		]);
 	});
 
+	it('version 2: each typed check shows its own fields; Map Automatically hides them even with the Check set by an expression', () => {
+		const submitOn = (verificationName: string, mappingMode = 'defineBelow') =>
+			shown({ resource: 'verification', operation: 'submit', verificationName, mappingMode }, 2);
+		const common = ['resource', 'operation', 'transactionId', 'verificationName', 'mappingMode'];
+		const settings = ['duplicateProtection', 'requestOptions'];
+
+		expect(submitOn('bgv-degree')).toEqual([
+			...common,
+			'degreeNotice',
+			'level',
+			'nameAsPerDocument',
+			'nameOfInstitute',
+			'registrationNumber',
+			'issueDate',
+			'documentUrl',
+			'marksheetUrl',
+			...settings,
+		]);
+		expect(submitOn('bgv-local-extended-address')).toEqual([
+			...common,
+			'digitalAddressNotice',
+			'line1',
+			'vtc',
+			'district',
+			'state',
+			'pincode',
+			'country',
+			...settings,
+		]);
+		expect(submitOn('bgv-police-verification')).toEqual([
+			...common,
+			'permanentAddress',
+			...settings,
+		]);
+		expect(submitOn('={{ $json.check }}', 'autoMapInputData')).toEqual([
+			'resource',
+			'operation',
+			'verificationName',
+			'mappingMode',
+			'mappingNotice',
+			'employmentDocumentType',
+			'educationNotice',
+			'documentLabel',
+			'documentLabel',
+			'degreeNotice',
+			'digitalAddressNotice',
+			'instantCheckNotice',
+			'jsonDataNotice',
+			...settings,
+		]);
+		// Version 1: the degree is a JSON check.
+		expect(shown({ ...submitAutomatically('bgv-degree'), mappingMode: 'defineBelow' }, 1)).toEqual([
+			'resource',
+			'operation',
+			'transactionId',
+			'verificationName',
+			'mappingMode',
+			'jsonDataNotice',
+			'data',
+			...settings,
+		]);
+	});
+
 	it('Transaction operations keep their Transaction ID field (no Mapping Mode there)', () => {
 		expect(shown({ resource: 'transaction', operation: 'getStatus' })).toContain('transactionId');
 	});

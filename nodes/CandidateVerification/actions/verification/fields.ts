@@ -267,14 +267,23 @@ export const verificationSubmitFields: INodeProperties[] = [
 		default: '',
 		displayOptions: showFor(INSTANT_CHECKS),
 	},
-	{
-		displayName:
-			'The provider’s public pages do not give this check’s data: enter the object the provider gives you. The placeholder shows a presumed example.',
-		name: 'jsonDataNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: showFor(JSON_CHECKS.filter((check) => !INSTANT_CHECKS.includes(check))),
-	},
+	// One notice for the JSON checks of both versions, one for those typed on version 2.
+	...[undefined, [1]].map(
+		(versions): INodeProperties => ({
+			displayName:
+				'The provider’s public pages do not give this check’s data: enter the object the provider gives you. The placeholder shows a presumed example.',
+			name: 'jsonDataNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: showFor(
+				JSON_CHECK_VERSIONS.filter(
+					({ check, versions: shownOn }) =>
+						!INSTANT_CHECKS.includes(check) && String(shownOn) === String(versions),
+				).map(({ check }) => check),
+				versions,
+			),
+		}),
+	),
 	// One Data field per check so that each shows its own example.
 	...JSON_CHECK_VERSIONS.map(
 		({ check, versions }): INodeProperties =>
@@ -363,7 +372,8 @@ function degreeFields(): INodeProperties[] {
 			name: 'level',
 			type: 'options',
 			required: true,
-			default: 'GRADUATE',
+			// No default: a forgotten mapping must fail, not send every degree at one level.
+			default: '',
 			options: [
 				{ name: 'Diploma', value: 'DIPLOMA' },
 				{ name: 'Graduate', value: 'GRADUATE' },
@@ -405,7 +415,8 @@ function degreeFields(): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. {{ $json.fileUrl }}',
-			description: 'Optional: URL of the uploaded marksheet, sent with the label Marksheet when given',
+			description:
+				'Optional: URL of the uploaded marksheet, sent with the label Marksheet when given',
 			displayOptions,
 		}),
 	];

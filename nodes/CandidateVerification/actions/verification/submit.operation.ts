@@ -21,7 +21,10 @@ import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fi
 
 export const description = [
 	...verificationSubmitFields,
-	...duplicateProtectionFields({ resource: ['verification'], operation: ['submit'] }, 'Transaction ID'),
+	...duplicateProtectionFields(
+		{ resource: ['verification'], operation: ['submit'] },
+		'Transaction ID',
+	),
 ];
 
 /** Builds a check's `data`; `check` is the check chosen (validated). */
@@ -135,7 +138,10 @@ const buildEducationData: DataBuilder = (input, check) => {
 		input.problem('Year of Passing', 'give the year of passing or the issue date');
 	}
 	data.documentList = [
-		{ label: readEducationLabel(input, check), url: readText(input, 'documentUrl', 'Document URL') },
+		{
+			label: readEducationLabel(input, check),
+			url: readText(input, 'documentUrl', 'Document URL'),
+		},
 	];
 	return data;
 };
