@@ -305,6 +305,11 @@ describe('Verification → Submit on node version 2: every documented check type
 			'Invalid "Address Line 1" in item 1: it is required and is empty',
 		],
 		[
+			{ ...submit('bgv-degree'), mappingMode: 'autoMapInputData' },
+			{ level: undefined },
+			'Invalid "Level" in item 1: it is required and is empty (one of DIPLOMA, GRADUATE,',
+		],
+		[
 			{ ...submit('bgv-police-verification'), mappingMode: 'autoMapInputData' },
 			{ permanentAddress: undefined },
 			'Invalid "Permanent Address" in item 1: it is required and is empty',
@@ -326,6 +331,11 @@ describe('Verification → Submit on node version 2: every documented check type
 				check: 'bgv-local-extended-address',
 				...flatAddress,
 				permanentAddress: flatAddress,
+				nameAsPerDocument: 'Asha Verma',
+				nameOfInstitute: 'Delhi University',
+				registrationNumber: 'DU-1',
+				issueDate: '2018-06-30',
+				documentUrl: DEGREE_URL,
 			};
 			const { result, requests } = await submitOn(2, parameters, [valid, { ...valid, ...row }]);
 
