@@ -166,7 +166,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		default: 'bgv-employment',
 		options: [...CHECK_OPTIONS_V2],
 		description:
-			'The check to submit data for, one of the checks of the candidate’s form. Every check with a public submission shape has typed fields; the others take their data as JSON.',
+			'The check to submit data for, one of the checks of the candidate’s form. Every check with a public submission shape has typed fields; the others take their data as JSON. The form’s Police Verification is Police Verification (Address); the certificate has its own choice.',
 		displayOptions: {
 			show: { '@version': [2], resource: ['verification'], operation: ['submit'] },
 		},

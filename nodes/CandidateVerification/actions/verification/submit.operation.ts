@@ -21,10 +21,7 @@ import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fi
 
 export const description = [
 	...verificationSubmitFields,
-	...duplicateProtectionFields(
-		{ resource: ['verification'], operation: ['submit'] },
-		'Transaction ID',
-	),
+	...duplicateProtectionFields({ resource: ['verification'], operation: ['submit'] }, 'Transaction ID'),
 ];
 
 /** Builds a check's `data`; `check` is the check chosen (validated). */
