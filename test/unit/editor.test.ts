@@ -108,6 +108,21 @@ describe('Editor: what a no-code user sees', () => {
 		}
 	});
 
+	it('version 2’s degree Level: the eight public levels by readable name, no default', () => {
+		const level = properties.find((property) => property.name === 'level');
+		expect(level).toMatchObject({ type: 'options', required: true, default: '' });
+		expect(level?.options).toEqual([
+			{ name: 'Diploma', value: 'DIPLOMA' },
+			{ name: 'Graduate', value: 'GRADUATE' },
+			{ name: 'Masters', value: 'MASTERS' },
+			{ name: 'Other', value: 'OTHER' },
+			{ name: 'PhD', value: 'PHD' },
+			{ name: 'Post Doc', value: 'POST_DOC' },
+			{ name: 'Post Graduate Diploma', value: 'POST_GRADUATE_DIPLOMA' },
+			{ name: 'Professional Course', value: 'PROFESSIONAL_COURSE' },
+		]);
+	});
+
 	it.each([
 		['bgv-police-verification', 'Submit: Police Verification (Address)'],
 		['bgv-police-clearance-certificate', 'Submit: Police Clearance Certificate'],

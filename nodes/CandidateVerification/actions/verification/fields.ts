@@ -355,6 +355,15 @@ function documentIdentityFields(
 	).map(checkField);
 }
 
+/** POST_GRADUATE_DIPLOMA → "Post Graduate Diploma", PHD → "PhD". */
+function levelLabel(level: string): string {
+	if (level === 'PHD') return 'PhD';
+	return level
+		.split('_')
+		.map((word) => word.charAt(0) + word.slice(1).toLowerCase())
+		.join(' ');
+}
+
 /** bgv-degree on version 2, from the provider's public documentation. */
 function degreeFields(): INodeProperties[] {
 	const displayOptions = showFor(['bgv-degree'], [2]);
@@ -374,16 +383,9 @@ function degreeFields(): INodeProperties[] {
 			required: true,
 			// No default: a forgotten mapping must fail, not send every degree at one level.
 			default: '',
-			options: [
-				{ name: 'Diploma', value: 'DIPLOMA' },
-				{ name: 'Graduate', value: 'GRADUATE' },
-				{ name: 'Masters', value: 'MASTERS' },
-				{ name: 'Other', value: 'OTHER' },
-				{ name: 'PhD', value: 'PHD' },
-				{ name: 'Post Doc', value: 'POST_DOC' },
-				{ name: 'Post Graduate Diploma', value: 'POST_GRADUATE_DIPLOMA' },
-				{ name: 'Professional Course', value: 'PROFESSIONAL_COURSE' },
-			],
+			options: DEGREE_LEVELS.map((value) => ({ name: levelLabel(value), value })).sort((a, b) =>
+				a.name.localeCompare(b.name),
+			),
 			description: `The degree’s level; from an expression one of ${DEGREE_LEVELS.join(', ')} (any case)`,
 			displayOptions,
 		}),
