@@ -37,8 +37,29 @@ const FORM_VERIFICATION_NAMES = [
 	'form26as',
 ];
 
-/** The submission endpoint also knows the police clearance certificate, which forms list as bgv-police-verification. */
-const SUBMISSION_VERIFICATION_NAMES = [...FORM_VERIFICATION_NAMES, 'bgv-police-clearance-certificate'];
+/**
+ * The submission endpoint also knows the police clearance certificate (its own submission name; the
+ * form list's bgv-police-verification is the police verification at an address) and, from the
+ * provider's public submission pages, the digital address checks' other names.
+ */
+const DIGITAL_ADDRESS_SUBMISSION_NAMES = ['bgv-local-extended-address', 'bgv-permanent-extended-address'];
+const SUBMISSION_VERIFICATION_NAMES = [
+	...FORM_VERIFICATION_NAMES,
+	'bgv-police-clearance-certificate',
+	...DIGITAL_ADDRESS_SUBMISSION_NAMES,
+];
+
+/** bgv-degree's level (provider's public documentation). */
+const DEGREE_LEVELS = [
+	'DIPLOMA',
+	'GRADUATE',
+	'MASTERS',
+	'PHD',
+	'POST_DOC',
+	'POST_GRADUATE_DIPLOMA',
+	'PROFESSIONAL_COURSE',
+	'OTHER',
+];
 
 const GENDERS = ['Male', 'Female', 'Other'];
 const SHARING_VISIBILITIES = ['public', 'private'];
@@ -84,6 +105,8 @@ module.exports = {
 	API_PREFIXES,
 	FORM_VERIFICATION_NAMES,
 	SUBMISSION_VERIFICATION_NAMES,
+	DIGITAL_ADDRESS_SUBMISSION_NAMES,
+	DEGREE_LEVELS,
 	GENDERS,
 	SHARING_VISIBILITIES,
 	FORM_TYPES,

@@ -10,6 +10,8 @@
 
 const {
 	ADDRESS_FIELDS,
+	DEGREE_LEVELS,
+	DIGITAL_ADDRESS_SUBMISSION_NAMES,
 	EMPLOYMENT_DOCUMENT_TYPES,
 	FILE_CATEGORIES,
 	FORM_TYPES,
@@ -131,7 +133,15 @@ function httpUriProblem(text) {
 	return undefined;
 }
 
+const DATE_YYYY_MM_DD = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isYearMonthDay(text) {
+	const match = DATE_YYYY_MM_DD.exec(text);
+	return Boolean(match) && isCalendarDate(`${match[3]}-${match[2]}-${match[1]}`);
+}
+
 const emailRule = string({ custom: (v) => (EMAIL_PATTERN.test(v) ? undefined : 'must be a valid email') });
+const yyyyMmDdRule = string({ custom: (v) => (isYearMonthDay(v) ? undefined : 'must be in YYYY-MM-DD format') });
 const ddMmYyyyRule = string({ custom: (v) => (isCalendarDate(v) ? undefined : 'must be in DD-MM-YYYY format') });
 const unixSecondsRule = number({
 	integer: true,
@@ -195,6 +205,56 @@ const employmentDataSchema = object(
 	},
 );
 
+/** documentList `[{ label, url }]`, labels from `labels`; with `mustHave`, one document has that label. */
+function documentListSchema(labels, mustHave) {
+	const list = array(object({ label: required(string({ valid: labels })), url: required(string()) }), { min: 1 });
+	return (value, path, errors) => {
+		list(value, path, errors);
+		const labelled = Array.isArray(value) && value.some((item) => item && item.label === mustHave);
+		if (mustHave && Array.isArray(value) && value.length > 0 && !labelled) {
+			errors.push(`${quote(path)} must contain a document labelled [${mustHave}]`);
+		}
+	};
+}
+
+const documentIdentity = {
+	nameAsPerDocument: required(string()),
+	nameOfInstitute: required(string()),
+	registrationNumber: required(string()),
+};
+
+/**
+ * bgv-tenth / bgv-twelfth (provider's public documentation): issueDate or yearOfPassing, the
+ * marksheet labelled as the public samples do, or "marksheet" (what node version 1 sends by default).
+ */
+function schoolSchema(level, label) {
+	return object(
+		{
+			level: required(string({ valid: [level] })),
+			...documentIdentity,
+			nameOfBoard: string(),
+			issueDate: yyyyMmDdRule,
+			yearOfPassing: string({ custom: (v) => (/^\d{4}$/.test(v) ? undefined : 'must be a 4-digit year') }),
+			documentList: required(documentListSchema([label, 'marksheet'])),
+		},
+		{
+			refine(data, path, errors) {
+				if (data.issueDate === undefined && data.yearOfPassing === undefined) {
+					errors.push(`${quote(path)} must contain at least one of [issueDate, yearOfPassing]`);
+				}
+			},
+		},
+	);
+}
+
+/** bgv-degree (provider's public documentation): no nameOfBoard, no yearOfPassing; a Degree document. */
+const degreeSchema = object({
+	level: required(string({ valid: DEGREE_LEVELS })),
+	...documentIdentity,
+	issueDate: required(yyyyMmDdRule),
+	documentList: required(documentListSchema(['Degree', 'Marksheet'], 'Degree')),
+});
+
 const SUBMISSION_DATA_SCHEMAS = {
 	'bgv-employment': employmentDataSchema,
 	'bgv-cibil': object({
@@ -207,6 +267,18 @@ const SUBMISSION_DATA_SCHEMAS = {
 		permanentAddress: required(addressSchema),
 	}),
 	'bgv-police-clearance-certificate': object({ fileUrl: required(string()) }),
+	// From the provider's public documentation: the police verification at an address.
+	'bgv-police-verification': object({ permanentAddress: required(addressSchema) }),
+	'bgv-tenth': schoolSchema('TENTH_STD', '10th Marksheet'),
+	'bgv-twelfth': schoolSchema('TWELFTH_STD', '12th Marksheet'),
+	'bgv-degree': degreeSchema,
+	// Digital address checks, under both names the provider's pages give: six flat fields.
+	...Object.fromEntries(
+		[...DIGITAL_ADDRESS_SUBMISSION_NAMES, 'bgv-local-address-digital', 'bgv-permanent-address-digital'].map((name) => [
+			name,
+			addressSchema,
+		]),
+	),
 };
 
 // Shapes of the other checks are not in the contract: any non-empty object is accepted.

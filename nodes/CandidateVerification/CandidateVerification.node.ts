@@ -69,7 +69,10 @@ export class CandidateVerification implements INodeType {
 			dark: 'file:../../icons/candidateVerification.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		// Version 2 (issue 34): every check the provider documents, typed, in Verification → Submit;
+		// version 1 keeps the meanings saved workflows were built with (docs/operations.md).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: subtitleExpression(properties),
 		description:
 			'Create verification forms, add candidates, submit background and identity checks, and fetch their documents',

@@ -47,6 +47,11 @@ export interface RunOptions {
 	deduplicationStore?: DeduplicationStore;
 	/** The workflow's static data, as n8n loads it for a production execution (kept across runs). */
 	staticData?: IDataObject;
+	/**
+	 * The node's version (typeVersion). 1 when not given: the version saved workflows and the
+	 * tests written before version 2 use; new nodes are created on version 2.
+	 */
+	typeVersion?: number;
 }
 
 export interface NodeRunResult {
@@ -78,7 +83,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			id: '00000000-0000-4000-8000-000000000002',
 			name: NODE_NAME,
 			type: options.nodeType ?? ACTION_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { candidateVerificationApi: { id: 'cred-1', name: 'Candidate Verification' } },

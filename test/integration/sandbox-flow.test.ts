@@ -39,8 +39,8 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.close());
 
-async function run(parameters: INodeParameters, items: IDataObject[] = [{}]) {
-	const result = await runActionNode({ parameters, items, credentials });
+async function run(parameters: INodeParameters, items: IDataObject[] = [{}], typeVersion?: number) {
+	const result = await runActionNode({ parameters, items, credentials, typeVersion });
 	if (result.error) throw new Error(`${result.error.message}\n${result.error.description ?? ''}`);
 	return result;
 }
@@ -237,6 +237,74 @@ describe('a candidate from form to report, against the sandbox', () => {
 		);
 		expect(apiRequests.length).toBeGreaterThan(15);
 		expect(apiRequests.every((request) => request.headers['x-api-key'] === API_KEY)).toBe(true);
+	});
+
+	it('node version 2: the sandbox accepts every typed check and Get Check Status reads each by the name sent', async () => {
+		const purposes = await run({ resource: 'purpose', operation: 'getAll' });
+		const form = await run({
+			resource: 'form',
+			operation: 'create',
+			name: 'Version 2 checks',
+			purpose: purposes.items[0].json._id as string,
+			checks: ['bgv-degree', 'bgv-police-verification', 'bgv-local-address-digital'],
+			userPaymentRequired: false,
+			visibility: 'private',
+		});
+		const profile = await run(
+			{
+				resource: 'profile',
+				operation: 'create',
+				formId: form.items[0].json._id as string,
+				name: 'Asha Verma',
+				gender: 'Female',
+			},
+			[{}],
+			2,
+		);
+		const transactionId = profile.items[0].json.transactionId as string;
+		const url = sandbox.sampleFileUrl;
+		const identity = {
+			nameAsPerDocument: 'Asha Verma',
+			nameOfInstitute: 'Delhi University',
+			registrationNumber: 'DU-1',
+		};
+		const submissions: Array<[string, INodeParameters]> = [
+			[
+				'bgv-degree',
+				{
+					...identity,
+					level: 'GRADUATE',
+					issueDate: '30-06-2016',
+					documentUrl: url,
+					marksheetUrl: url,
+				},
+			],
+			['bgv-tenth', { ...identity, yearOfPassing: '2010', documentUrl: url }],
+			['bgv-twelfth', { ...identity, issueDate: '2012-05-28', documentUrl: url }],
+			['bgv-police-verification', { permanentAddress: address }],
+			['bgv-police-clearance-certificate', { fileUrl: url }],
+			['bgv-local-extended-address', { ...address.address }],
+			['bgv-permanent-extended-address', { ...address.address }],
+		];
+		for (const [verificationName, fields] of submissions) {
+			await run(
+				{
+					resource: 'verification',
+					operation: 'submit',
+					transactionId,
+					verificationName,
+					...fields,
+				},
+				[{}],
+				2,
+			);
+			const check = await run(
+				{ resource: 'transaction', operation: 'getCheckStatus', transactionId, verificationName },
+				[{}],
+				2,
+			);
+			expect(check.items[0].json).toMatchObject({ verificationName, state: 'IN_PROGRESS' });
+		}
 	});
 
 	it('surfaces what the sandbox rejects as the provider message', async () => {

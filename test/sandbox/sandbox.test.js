@@ -19,7 +19,9 @@ const FORM_NAMES = [
 	'bgv-professional-reference-check', 'bgv-police-verification', 'pan', 'gst', 'bank-account', 'upi', 'cin', 'din',
 	'voter-id', 'employment-check', 'face-match', 'aadhaar', 'dl', 'liveness', 'passport', 'form26as',
 ];
-const SUBMISSION_NAMES = [...FORM_NAMES, 'bgv-police-clearance-certificate'];
+// The certificate's own name and the digital address checks' names of the provider's submission pages.
+const SUBMISSION_NAMES = [...FORM_NAMES, 'bgv-police-clearance-certificate', 'bgv-local-extended-address', 'bgv-permanent-extended-address'];
+const DEGREE_LEVELS = ['DIPLOMA', 'GRADUATE', 'MASTERS', 'PHD', 'POST_DOC', 'POST_GRADUATE_DIPLOMA', 'PROFESSIONAL_COURSE', 'OTHER'];
 const FILE_CATEGORIES = [
 	'bgv-tenth', 'bgv-twelfth', 'bgv-degree', 'bgv-employment', 'bgv-criminal', 'bgv-police-verification',
 	'bgv-police-clearance-certificate', 'bgv-cibil', 'bgv-local-address-digital', 'bgv-local-address-postal',
@@ -27,6 +29,34 @@ const FILE_CATEGORIES = [
 ];
 
 const ADDRESS = { pincode: '560001', country: 'India', district: 'Bengaluru Urban', state: 'Karnataka', vtc: 'Bengaluru', line1: '1 MG Road' };
+/** A 10th / 12th submission as the provider's public pages show it; `changes` replaces fields (undefined drops one). */
+const schoolData = (level, label, changes = {}) =>
+	JSON.parse(
+		JSON.stringify({
+			level,
+			nameAsPerDocument: 'Asha Rao',
+			nameOfInstitute: 'Kendriya Vidyalaya',
+			registrationNumber: '3056789',
+			yearOfPassing: '2012',
+			documentList: [{ label, url: 'https://files.example/marks.pdf' }],
+			...changes,
+		}),
+	);
+const degreeData = (changes = {}) =>
+	JSON.parse(
+		JSON.stringify({
+			level: 'GRADUATE',
+			nameAsPerDocument: 'Asha Rao',
+			nameOfInstitute: 'Delhi University',
+			registrationNumber: 'DU-2016-0421',
+			issueDate: '2016-06-30',
+			documentList: [
+				{ label: 'Degree', url: 'https://files.example/degree.pdf' },
+				{ label: 'Marksheet', url: 'https://files.example/marks.pdf' },
+			],
+			...changes,
+		}),
+	);
 const PDF_BYTES = Buffer.from('%PDF-1.4\n% tiny test file\n%%EOF\n');
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
@@ -416,7 +446,17 @@ describe('POST /bgv/diy', () => {
 		['bgv-cibil', { pan: 'ABCDE1234F', document: { url: 'https://files.example/pan.pdf' }, permanentAddress: ADDRESS }],
 		['bgv-criminal', { currentAddress: ADDRESS, permanentAddress: ADDRESS }],
 		['bgv-police-clearance-certificate', { fileUrl: 'https://files.example/pcc.pdf' }],
-		['bgv-twelfth', { level: 'TWELFTH_STD', nameAsPerDocument: 'Asha Rao' }],
+		['bgv-twelfth', schoolData('TWELFTH_STD', '12th Marksheet', { issueDate: '2014-05-28', yearOfPassing: undefined })],
+		['bgv-tenth', schoolData('TENTH_STD', '10th Marksheet', { nameOfBoard: 'CBSE' })],
+		// What node version 1 sends: the label "marksheet".
+		['bgv-tenth', schoolData('TENTH_STD', 'marksheet')],
+		['bgv-degree', degreeData()],
+		['bgv-degree', degreeData({ level: 'POST_DOC', documentList: [{ label: 'Degree', url: 'https://files.example/d.pdf' }] })],
+		['bgv-police-verification', { permanentAddress: ADDRESS }],
+		['bgv-local-extended-address', ADDRESS],
+		['bgv-permanent-extended-address', ADDRESS],
+		['bgv-local-address-digital', ADDRESS],
+		['bgv-permanent-address-digital', ADDRESS],
 	])('accepts a valid %s submission and moves the check to IN_PROGRESS', async (verificationName, data) => {
 		const { transactionId } = await createTransaction();
 		const { status, json } = await submit(transactionId, verificationName, data);
@@ -433,7 +473,7 @@ describe('POST /bgv/diy', () => {
 
 	test('reports an unknown verification name, a wrong transactionId type and empty data', async () => {
 		const { json } = await call('POST', `${V}/bgv/diy`, { body: { data: {}, verificationName: 'bgv-unknown', transactionId: 5 } });
-		expect(SUBMISSION_NAMES).toHaveLength(30);
+		expect(SUBMISSION_NAMES).toHaveLength(32);
 		expect(json.message.split('/')).toEqual([
 			`"verificationName" must be one of [${SUBMISSION_NAMES.join(', ')}]`,
 			'"transactionId" must be a string',
@@ -461,6 +501,35 @@ describe('POST /bgv/diy', () => {
 		['bgv-police-clearance-certificate', { fileUrl: 1 }, '"data.fileUrl" must be a string'],
 		['bgv-police-clearance-certificate', { certificate: 'x' }, '"data.fileUrl" is required'],
 		['pan', 'ABCDE1234F', '"data" must be of type object'],
+		[
+			'bgv-degree',
+			degreeData({ level: 'GRADUATION', issueDate: '30-06-2016' }),
+			`"data.level" must be one of [${DEGREE_LEVELS.join(', ')}]/"data.issueDate" must be in YYYY-MM-DD format`,
+		],
+		['bgv-degree', degreeData({ issueDate: undefined, registrationNumber: undefined }), '"data.registrationNumber" is required/"data.issueDate" is required'],
+		[
+			'bgv-degree',
+			degreeData({ documentList: [{ label: 'Marksheet', url: 'x' }, { label: 'degree', url: 'x' }] }),
+			'"data.documentList[1].label" must be one of [Degree, Marksheet]/"data.documentList" must contain a document labelled [Degree]',
+		],
+		['bgv-degree', degreeData({ documentList: [] }), '"data.documentList" must contain at least 1 items'],
+		[
+			'bgv-tenth',
+			schoolData('TWELFTH_STD', '12th Marksheet', { yearOfPassing: undefined }),
+			'"data.level" must be [TENTH_STD]/"data.documentList[0].label" must be one of [10th Marksheet, marksheet]/"data" must contain at least one of [issueDate, yearOfPassing]',
+		],
+		[
+			'bgv-twelfth',
+			schoolData('TWELFTH_STD', '12th Marksheet', { yearOfPassing: '14', nameOfInstitute: undefined }),
+			'"data.nameOfInstitute" is required/"data.yearOfPassing" must be a 4-digit year',
+		],
+		['bgv-police-verification', { fileUrl: 'https://files.example/pcc.pdf' }, '"data.permanentAddress" is required'],
+		['bgv-local-extended-address', { ...ADDRESS, pincode: 560001, vtc: undefined }, '"data.pincode" must be a string/"data.vtc" is required'],
+		[
+			'bgv-permanent-address-digital',
+			{ permanentAddress: ADDRESS },
+			'"data.pincode" is required/"data.country" is required/"data.district" is required/"data.state" is required/"data.vtc" is required/"data.line1" is required',
+		],
 	])('rejects an invalid %s payload', async (verificationName, data, message) => {
 		const { transactionId } = await createTransaction();
 		const { status, json } = await submit(transactionId, verificationName, data);

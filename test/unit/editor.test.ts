@@ -18,20 +18,31 @@ function optionsOf(name: string, resource: string): INodePropertyOptions[] {
 }
 
 /** The action node as a workflow holds it, with these parameters. */
-function nodeWith(parameters: INode['parameters']): INode {
+function nodeWith(parameters: INode['parameters'], typeVersion = 1): INode {
 	return {
 		id: '1',
 		name: 'Candidate Verification',
 		type: ACTION_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters,
 	};
 }
 
+/** The options of a Check list on one node version. */
+function checkOptionsOf(resource: string, typeVersion: number): INodePropertyOptions[] {
+	const property = properties.find(
+		(candidate) =>
+			candidate.name === 'verificationName' &&
+			candidate.displayOptions?.show?.resource?.includes(resource) &&
+			candidate.displayOptions?.show?.['@version']?.includes(typeVersion),
+	);
+	return (property?.options ?? []) as INodePropertyOptions[];
+}
+
 /** The canvas subtitle as n8n's expression engine renders it for these parameters. */
-function subtitleFor(parameters: Record<string, string>): unknown {
-	const node = nodeWith(parameters);
+function subtitleFor(parameters: Record<string, string>, typeVersion = 1): unknown {
+	const node = nodeWith(parameters, typeVersion);
 	const workflow = new Workflow({
 		nodes: [node],
 		connections: {},
@@ -65,6 +76,62 @@ describe('Editor: what a no-code user sees', () => {
 			}
 			expect(labels.filter((label) => /police/i.test(label))).toEqual(['Police Verification']);
 		}
+	});
+
+	it('version 2’s Check lists (Submit, Get Check Status): two police choices, the digital addresses by the names sent', () => {
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
+		for (const resource of ['verification', 'transaction']) {
+			const options = checkOptionsOf(resource, 2);
+			expect(options).toHaveLength(30);
+			const labels = options.map((option) => option.name);
+			expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
+			for (const option of options) {
+				expect(option.name.length).toBeLessThanOrEqual(29);
+				expect(option.name).not.toContain(String(option.value));
+				expect(option.description).toContain(`Check name: ${String(option.value)}`);
+			}
+			const named = (pattern: RegExp) =>
+				options
+					.filter((option) => pattern.test(option.name))
+					.map(({ name, value }) => ({ name, value }));
+			expect(named(/police/i)).toEqual([
+				{ name: 'Police Clearance Certificate', value: 'bgv-police-clearance-certificate' },
+				{ name: 'Police Verification (Address)', value: 'bgv-police-verification' },
+			]);
+			expect(named(/digital/i)).toEqual([
+				{ name: 'Local Address (Digital)', value: 'bgv-local-extended-address' },
+				{ name: 'Permanent Address (Digital)', value: 'bgv-permanent-extended-address' },
+			]);
+			// Version 1 keeps today's list.
+			expect(checkOptionsOf(resource, 1)).toEqual(optionsOf('verificationName', resource));
+		}
+	});
+
+	it('version 2’s degree Level: the eight public levels by readable name, no default', () => {
+		const level = properties.find((property) => property.name === 'level');
+		expect(level).toMatchObject({ type: 'options', required: true, default: '' });
+		expect(level?.options).toEqual([
+			{ name: 'Diploma', value: 'DIPLOMA' },
+			{ name: 'Graduate', value: 'GRADUATE' },
+			{ name: 'Masters', value: 'MASTERS' },
+			{ name: 'Other', value: 'OTHER' },
+			{ name: 'PhD', value: 'PHD' },
+			{ name: 'Post Doc', value: 'POST_DOC' },
+			{ name: 'Post Graduate Diploma', value: 'POST_GRADUATE_DIPLOMA' },
+			{ name: 'Professional Course', value: 'PROFESSIONAL_COURSE' },
+		]);
+	});
+
+	it.each([
+		['bgv-police-verification', 'Submit: Police Verification (Address)'],
+		['bgv-police-clearance-certificate', 'Submit: Police Clearance Certificate'],
+		['bgv-local-extended-address', 'Submit: Local Address (Digital)'],
+		['bgv-degree', 'Submit: Degree or Marksheet'],
+	])('canvas subtitle on version 2 for %s reads "%s"', (verificationName, subtitle) => {
+		expect(
+			subtitleFor({ resource: 'verification', operation: 'submit', verificationName }, 2),
+		).toBe(subtitle);
 	});
 
 	it.each([
@@ -144,17 +211,49 @@ describe('Editor: what a no-code user sees', () => {
 		);
 		expect(checks).toHaveLength(23);
 		expect(checks).not.toContain('bgv-twelfth');
-		const pan = dataFields.find((field) =>
-			field.displayOptions?.show?.verificationName?.includes('pan'),
+		const placeholderOf = (check: string) =>
+			dataFields.find((field) => field.displayOptions?.show?.verificationName?.includes(check))
+				?.placeholder;
+		expect(placeholderOf('pan')).toBe('e.g. {"pan":"ABCDE1234F"}');
+		// The public field names of the instant checks, not guessed ones.
+		expect(placeholderOf('gst')).toBe('e.g. {"gst":"29ABCDE1234F1Z5"}');
+		expect(placeholderOf('upi')).toBe('e.g. {"upi":"asha@okbank"}');
+		expect(placeholderOf('bank-account')).toBe(
+			'e.g. {"accountNumber":"000123456789","ifsc":"HDFC0000123","pennyLess":true}',
 		);
-		expect(pan?.placeholder).toBe('e.g. {"pan":"ABCDE1234F"}');
+		expect(JSON.parse(String(placeholderOf('bgv-degree-with-marksheet')).slice(5))).toMatchObject({
+			level: 'GRADUATE',
+			issueDate: '2016-06-30',
+			documentList: [{ label: 'Degree' }, { label: 'Marksheet' }],
+		});
 		for (const field of dataFields) {
 			expect(JSON.parse(String(field.placeholder).replace(/^e\.g\. /, ''))).toEqual(
 				expect.any(Object),
 			);
 		}
-		const notice = properties.find((property) => property.name === 'jsonDataNotice');
-		expect(notice?.displayOptions?.show?.verificationName).toEqual(checks);
+		// Degree and the digital addresses are typed on version 2: their JSON field is version 1's.
+		const versionOneOnly = dataFields
+			.filter((field) => field.displayOptions?.show?.['@version'])
+			.map((field) => [
+				field.displayOptions?.show?.verificationName,
+				field.displayOptions?.show?.['@version'],
+			]);
+		expect(versionOneOnly).toEqual([
+			[['bgv-degree'], [1]],
+			[['bgv-local-address-digital'], [1]],
+			[['bgv-permanent-address-digital'], [1]],
+		]);
+		const shownFor = (name: string) =>
+			properties
+				.filter((property) => property.name === name)
+				.flatMap((property) => property.displayOptions?.show?.verificationName as string[]);
+		const instant = ['pan', 'gst', 'bank-account', 'upi', 'din', 'employment-check', 'aadhaar'];
+		expect(shownFor('instantCheckNotice')).toEqual(expect.arrayContaining(instant));
+		expect([...shownFor('instantCheckNotice'), ...shownFor('jsonDataNotice')].sort()).toEqual(
+			[...checks].sort(),
+		);
+		const instantNotice = properties.find((property) => property.name === 'instantCheckNotice');
+		expect(instantNotice?.displayName).toContain('use the Instant KYC resource');
 	});
 });
 
@@ -255,8 +354,19 @@ describe('File → Upload: File Category', () => {
 describe('Publishing a workflow (n8n checks the required parameters)', () => {
 	const issuesOf = (parameters: Record<string, unknown>) => {
 		const node = nodeWith(parameters as INode['parameters']);
-		const resolved = NodeHelpers.getNodeParameters(properties, node.parameters, true, false, node, description);
-		return NodeHelpers.getNodeParametersIssues(properties, { ...node, parameters: resolved! }, description);
+		const resolved = NodeHelpers.getNodeParameters(
+			properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		);
+		return NodeHelpers.getNodeParametersIssues(
+			properties,
+			{ ...node, parameters: resolved! },
+			description,
+		);
 	};
 	const createProfile = {
 		resource: 'profile',
@@ -267,7 +377,9 @@ describe('Publishing a workflow (n8n checks the required parameters)', () => {
 	};
 
 	it('Duplicate Protection set by an expression publishes: no field of a mode it may pick is required', () => {
-		expect(issuesOf({ ...createProfile, duplicateProtection: "={{ $json.protection ?? 'skipSent' }}" })).toBeNull();
+		expect(
+			issuesOf({ ...createProfile, duplicateProtection: "={{ $json.protection ?? 'skipSent' }}" }),
+		).toBeNull();
 	});
 
 	it('with the defaults the node publishes', () => {

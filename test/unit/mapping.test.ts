@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
@@ -191,10 +191,11 @@ describe('Mapping Mode → Map Automatically', () => {
 describe('Mapping Mode in the editor', () => {
 	const { description } = new CandidateVerification();
 
-	function shown(parameters: INodeParameters): string[] {
+	function shown(parameters: INodeParameters, typeVersion = 1): string[] {
+		const node = { typeVersion } as INode;
 		return description.properties
 			.filter((property) =>
-				NodeHelpers.displayParameter(parameters, property, null, description, parameters),
+				NodeHelpers.displayParameter(parameters, property, node, description, parameters),
 			)
 			.map((property) => property.name);
 	}
@@ -238,6 +239,69 @@ describe('Mapping Mode in the editor', () => {
 			'employmentDocumentType',
 			'duplicateProtection',
 			'requestOptions',
+		]);
+	});
+
+	it('version 2: each typed check shows its own fields; Map Automatically hides them even with the Check set by an expression', () => {
+		const submitOn = (verificationName: string, mappingMode = 'defineBelow') =>
+			shown({ resource: 'verification', operation: 'submit', verificationName, mappingMode }, 2);
+		const common = ['resource', 'operation', 'transactionId', 'verificationName', 'mappingMode'];
+		const settings = ['duplicateProtection', 'requestOptions'];
+
+		expect(submitOn('bgv-degree')).toEqual([
+			...common,
+			'degreeNotice',
+			'level',
+			'nameAsPerDocument',
+			'nameOfInstitute',
+			'registrationNumber',
+			'issueDate',
+			'documentUrl',
+			'marksheetUrl',
+			...settings,
+		]);
+		expect(submitOn('bgv-local-extended-address')).toEqual([
+			...common,
+			'digitalAddressNotice',
+			'line1',
+			'vtc',
+			'district',
+			'state',
+			'pincode',
+			'country',
+			...settings,
+		]);
+		expect(submitOn('bgv-police-verification')).toEqual([
+			...common,
+			'permanentAddress',
+			...settings,
+		]);
+		expect(submitOn('={{ $json.check }}', 'autoMapInputData')).toEqual([
+			'resource',
+			'operation',
+			'verificationName',
+			'mappingMode',
+			'mappingNotice',
+			'employmentDocumentType',
+			'educationNotice',
+			'documentLabel',
+			'documentLabel',
+			'degreeNotice',
+			'digitalAddressNotice',
+			'instantCheckNotice',
+			'jsonDataNotice',
+			...settings,
+		]);
+		// Version 1: the degree is a JSON check.
+		expect(shown({ ...submitAutomatically('bgv-degree'), mappingMode: 'defineBelow' }, 1)).toEqual([
+			'resource',
+			'operation',
+			'transactionId',
+			'verificationName',
+			'mappingMode',
+			'jsonDataNotice',
+			'data',
+			...settings,
 		]);
 	});
 

@@ -48,6 +48,9 @@ export class ItemInput {
 
 	private readonly parameters: IDataObject;
 
+	/** The node's version (typeVersion), for operations whose meaning changed with a version. */
+	readonly nodeVersion: number;
+
 	/** Mapping Mode → Map Automatically: fields come from the item's columns. */
 	private readonly mapsAutomatically: boolean;
 
@@ -72,7 +75,9 @@ export class ItemInput {
 		/** The run's credential (read once), for settings a node parameter may leave to it. */
 		readonly credentials: ICredentialDataDecryptedObject = {},
 	) {
-		this.parameters = context.getNode().parameters as IDataObject;
+		const node = context.getNode();
+		this.parameters = node.parameters as IDataObject;
+		this.nodeVersion = node.typeVersion;
 		this.mapsAutomatically = this.parameters[MAPPING_MODE] === MAP_AUTOMATICALLY;
 	}
 

@@ -143,3 +143,97 @@ export const SUBMITTABLE_CHECKS: readonly string[] = [
 	...FORM_VERIFICATION_NAMES.map(({ value }) => value),
 	POLICE_CLEARANCE_CERTIFICATE,
 ];
+
+// ---- Node version 2: every check the provider documents, typed, in Verification → Submit ----
+// (issue 34). Version 1 keeps FORM_VERIFICATION_NAMES, SUBMITTABLE_CHECKS and submissionName above.
+
+/**
+ * The digital address checks: the form list's (and upload category's) name → the name the
+ * provider's submission pages send. From the provider's public documentation; the two disagree and
+ * which one the live service takes for a submission is not settled, so version 2's list sends the
+ * submission pages' name and an expression may send the form list's name as given.
+ */
+export const DIGITAL_ADDRESS_SUBMISSION_NAMES: Readonly<Record<string, string>> = {
+	'bgv-local-address-digital': 'bgv-local-extended-address',
+	'bgv-permanent-address-digital': 'bgv-permanent-extended-address',
+};
+
+/** Every name of a digital address check version 2 takes: the submission pages' and the form list's. */
+export const DIGITAL_ADDRESS_CHECKS: readonly string[] = [
+	...Object.values(DIGITAL_ADDRESS_SUBMISSION_NAMES),
+	...Object.keys(DIGITAL_ADDRESS_SUBMISSION_NAMES),
+];
+
+/** bgv-degree's `level`, from the provider's public documentation. */
+export const DEGREE_LEVELS = [
+	'DIPLOMA',
+	'GRADUATE',
+	'MASTERS',
+	'PHD',
+	'POST_DOC',
+	'POST_GRADUATE_DIPLOMA',
+	'PROFESSIONAL_COURSE',
+	'OTHER',
+] as const;
+
+/** The documentList labels of the provider's public samples. */
+export const DOCUMENT_LABELS = {
+	'bgv-tenth': '10th Marksheet',
+	'bgv-twelfth': '12th Marksheet',
+	degree: 'Degree',
+	marksheet: 'Marksheet',
+} as const;
+
+/** Checks of the form list with instant calls of their own (the Instant KYC resource). */
+export const INSTANT_CHECKS: readonly string[] = [
+	'pan',
+	'gst',
+	'bank-account',
+	'upi',
+	'din',
+	'employment-check',
+	'aadhaar',
+	'voter-id',
+	'cin',
+	'dl',
+	'face-match',
+	'liveness',
+	'passport',
+	'form26as',
+];
+
+/**
+ * Version 2's Check list of Verification → Submit and Transaction → Get Check Status: each value is
+ * the name Submit sends. The form list's police check is the police verification at an address;
+ * the certificate is its own choice; the digital address checks carry the submission pages' names.
+ */
+export const CHECK_OPTIONS_V2: readonly CheckOption[] = byName([
+	...FORM_VERIFICATION_NAMES.filter(
+		({ value }) => value !== POLICE_VERIFICATION && !(value in DIGITAL_ADDRESS_SUBMISSION_NAMES),
+	),
+	check(
+		POLICE_VERIFICATION,
+		'Police Verification (Address)',
+		'Police verification at the candidate’s permanent address',
+	),
+	check(
+		POLICE_CLEARANCE_CERTIFICATE,
+		'Police Clearance Certificate',
+		'The candidate’s police clearance certificate, uploaded',
+	),
+	...Object.entries(DIGITAL_ADDRESS_SUBMISSION_NAMES).map(([formName, sentName]) =>
+		check(sentName, checkLabel(formName), `The form lists it as ${formName}`),
+	),
+]);
+
+/** Check names version 2 takes from an expression: its list and the form list's digital names. */
+export const SUBMITTABLE_CHECKS_V2: readonly string[] = [
+	...CHECK_OPTIONS_V2.map(({ value }) => value),
+	...Object.keys(DIGITAL_ADDRESS_SUBMISSION_NAMES),
+];
+
+/** The label of a check on version 2, e.g. for canvas subtitles. */
+export function checkLabelV2(value: string): string {
+	const option = CHECK_OPTIONS_V2.find((candidate) => candidate.value === value);
+	return option?.name ?? checkLabel(value);
+}

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkLabel, FORM_VERIFICATION_NAMES } from './constants';
+import { CHECK_OPTIONS_V2, checkLabel, checkLabelV2, FORM_VERIFICATION_NAMES } from './constants';
 
 /** Operations whose subtitle names the chosen check instead of the resource. */
 const CHECK_OPERATIONS: Record<string, string> = {
@@ -35,6 +35,10 @@ export function subtitleExpression(properties: INodeProperties[]): string {
 	// Flat objects only: a "}}" inside the expression would end it.
 	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
 	const prefixes = JSON.stringify(CHECK_OPERATIONS);
-	const check = `(${JSON.stringify(checks)}[$parameter["verificationName"]] || $parameter["verificationName"])`;
+	// Node version 2 names its checks apart (two police checks, the digital addresses' names).
+	const checksV2: Record<string, string> = {};
+	for (const { value } of CHECK_OPTIONS_V2) checksV2[value] = checkLabelV2(value);
+	const byVersion = `($nodeVersion >= 2 ? ${JSON.stringify(checksV2)} : ${JSON.stringify(checks)})`;
+	const check = `(${byVersion}[$parameter["verificationName"]] || $parameter["verificationName"])`;
 	return `={{ ${prefixes}[${key}] ? ${prefixes}[${key}] + ": " + ${check} : ${JSON.stringify(labels)}[${key}] || ${key} }}`;
 }

@@ -3,23 +3,33 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import {
+	CHECK_OPTIONS_V2,
 	CHECK_STATUS_PATH,
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
+	SUBMITTABLE_CHECKS_V2,
 } from '../../helpers/constants';
 import { buildStatusQuery, organisationIdField } from './shared';
 
 // Transaction ID is declared with Verification → Submit's fields.
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Check',
-		name: 'verificationName',
-		type: 'options',
-		default: 'bgv-employment',
-		options: [...FORM_VERIFICATION_NAMES],
-		description: 'The check to read, one of the checks of the candidate’s form',
-		displayOptions: { show: { resource: ['transaction'], operation: ['getCheckStatus'] } },
-	},
+	...[FORM_VERIFICATION_NAMES, CHECK_OPTIONS_V2].map(
+		(options, index): INodeProperties => ({
+			displayName: 'Check',
+			name: 'verificationName',
+			type: 'options',
+			default: 'bgv-employment',
+			options: [...options],
+			// Version 2 reads the check by the name Verification → Submit sent.
+			description:
+				index === 0
+					? 'The check to read, one of the checks of the candidate’s form'
+					: 'The check to read, by the name Verification → Submit sent for it',
+			displayOptions: {
+				show: { '@version': [index + 1], resource: ['transaction'], operation: ['getCheckStatus'] },
+			},
+		}),
+	),
 	organisationIdField('getCheckStatus'),
 ];
 
@@ -32,7 +42,7 @@ export const operation: OperationDefinition = {
 		const check = input.oneOf(
 			'Check',
 			input.param('verificationName', 'Check'),
-			SUBMITTABLE_CHECKS,
+			input.nodeVersion >= 2 ? SUBMITTABLE_CHECKS_V2 : SUBMITTABLE_CHECKS,
 		);
 		return { ...buildStatusQuery(input), pathParameters: { verificationName: check ?? '' } };
 	},

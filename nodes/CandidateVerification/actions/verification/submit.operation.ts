@@ -5,11 +5,15 @@ import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import {
+	DEGREE_LEVELS,
+	DIGITAL_ADDRESS_CHECKS,
+	DOCUMENT_LABELS,
 	EMPLOYMENT_DOCUMENT_TYPES,
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
 	SUBMISSION_PATH,
 	SUBMITTABLE_CHECKS,
+	SUBMITTABLE_CHECKS_V2,
 	submissionName,
 } from '../../helpers/constants';
 import { formatYearMonthDay, toCalendarDate } from '../../helpers/dates';
@@ -28,7 +32,11 @@ function readText(input: ItemInput, parameterName: string, displayName: string) 
 }
 
 function readDate(input: ItemInput, parameterName: string, displayName: string) {
-	return formatDate(input, displayName, input.field(parameterName, displayName));
+	const value = input.field(parameterName, displayName);
+	if (value === undefined || value === null || value === '') {
+		return input.problem(displayName, 'it is required and is empty');
+	}
+	return formatDate(input, displayName, value);
 }
 
 function formatDate(input: ItemInput, displayName: string, value: unknown) {
@@ -87,13 +95,27 @@ const buildPoliceClearanceData: DataBuilder = (input) => ({
 	fileUrl: readText(input, 'fileUrl', 'Certificate File URL'),
 });
 
-const buildEducationData: DataBuilder = (input, check) => {
-	const data: IDataObject = {
-		level: EDUCATION_LEVELS[check],
+/** Name as per Document, Name of Institute, Registration Number (education and degree). */
+function readDocumentIdentity(input: ItemInput): IDataObject {
+	return {
 		nameAsPerDocument: readText(input, 'nameAsPerDocument', 'Name as per Document'),
 		nameOfInstitute: readText(input, 'nameOfInstitute', 'Name of Institute'),
 		registrationNumber: readText(input, 'registrationNumber', 'Registration Number'),
 	};
+}
+
+/** Version 1: the Document Label as set (default "marksheet"); version 2: empty sends the public label. */
+function readEducationLabel(input: ItemInput, check: string) {
+	const label = input.param('documentLabel', 'Document Label', '');
+	if (input.nodeVersion < 2) return input.text('Document Label', label);
+	return (
+		input.optionalText('Document Label', label) ??
+		DOCUMENT_LABELS[check as keyof typeof DOCUMENT_LABELS]
+	);
+}
+
+const buildEducationData: DataBuilder = (input, check) => {
+	const data: IDataObject = { level: EDUCATION_LEVELS[check], ...readDocumentIdentity(input) };
 	const board = input.optionalText(
 		'Name of Board',
 		input.field('nameOfBoard', 'Name of Board', ''),
@@ -114,12 +136,48 @@ const buildEducationData: DataBuilder = (input, check) => {
 	}
 	data.documentList = [
 		{
-			label: input.text('Document Label', input.param('documentLabel', 'Document Label')),
+			label: readEducationLabel(input, check),
 			url: readText(input, 'documentUrl', 'Document URL'),
 		},
 	];
 	return data;
 };
+
+/** bgv-degree on version 2 (from the provider's public documentation). */
+const buildDegreeData: DataBuilder = (input) => {
+	const rawLevel = input.field('level', 'Level');
+	// Any case from an expression or a column: "graduate" is GRADUATE.
+	const level = input.oneOf(
+		'Level',
+		typeof rawLevel === 'string' ? rawLevel.trim().toUpperCase() : rawLevel,
+		DEGREE_LEVELS,
+	);
+	const documentList: IDataObject[] = [
+		{ label: DOCUMENT_LABELS.degree, url: readText(input, 'documentUrl', 'Degree Document URL') },
+	];
+	const marksheet = input.optionalText(
+		'Marksheet URL',
+		input.field('marksheetUrl', 'Marksheet URL', ''),
+	);
+	if (marksheet) documentList.push({ label: DOCUMENT_LABELS.marksheet, url: marksheet });
+	return {
+		level,
+		...readDocumentIdentity(input),
+		issueDate: readDate(input, 'issueDate', 'Issue Date'),
+		documentList,
+	};
+};
+
+/** Police verification at an address, version 2: the form list's bgv-police-verification. */
+const buildPoliceAddressData: DataBuilder = (input) => ({
+	permanentAddress: readAddress(input, 'permanentAddress', 'Permanent Address'),
+});
+
+/** Digital address checks, version 2: the six address fields flat in `data`, all required. */
+const buildDigitalAddressData: DataBuilder = (input) =>
+	Object.fromEntries(
+		ADDRESS_FIELDS.map(({ name, displayName }) => [name, readText(input, name, displayName)]),
+	);
 
 const buildJsonData: DataBuilder = (input) => {
 	let data = input.field('data', 'Data (JSON)', '{}');
@@ -151,16 +209,27 @@ const DATA_BUILDERS: Record<string, DataBuilder> = {
 	...Object.fromEntries(Object.keys(EDUCATION_LEVELS).map((check) => [check, buildEducationData])),
 };
 
+/** Version 2: every check with a public submission shape; the name chosen is the name sent. */
+const DATA_BUILDERS_V2: Record<string, DataBuilder> = {
+	...DATA_BUILDERS,
+	[POLICE_VERIFICATION]: buildPoliceAddressData,
+	'bgv-degree': buildDegreeData,
+	...Object.fromEntries(DIGITAL_ADDRESS_CHECKS.map((check) => [check, buildDigitalAddressData])),
+};
+
 function buildSubmission(input: ItemInput): PreparedRequest {
 	const transactionId = readText(input, 'transactionId', 'Transaction ID');
+	const isVersion2 = input.nodeVersion >= 2;
 	const verificationName = input.oneOf(
 		'Check',
 		input.param('verificationName', 'Check'),
-		SUBMITTABLE_CHECKS,
+		isVersion2 ? SUBMITTABLE_CHECKS_V2 : SUBMITTABLE_CHECKS,
 	);
-	const buildData = DATA_BUILDERS[verificationName ?? ''] ?? buildJsonData;
+	const builders = isVersion2 ? DATA_BUILDERS_V2 : DATA_BUILDERS;
+	const buildData = builders[verificationName ?? ''] ?? buildJsonData;
 	const data = verificationName ? buildData(input, verificationName) : {};
-	const sentName = verificationName && submissionName(verificationName);
+	const sentName =
+		verificationName && (isVersion2 ? verificationName : submissionName(verificationName));
 	return {
 		body: { data, verificationName: sentName, transactionId },
 		echo: { transactionId, verificationName: sentName },
