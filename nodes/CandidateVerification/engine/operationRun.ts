@@ -331,16 +331,20 @@ export class OperationRun implements ProtectedRun {
 			let response: IN8nHttpFullResponse | undefined;
 			let failure: unknown;
 			try {
-				response = await sendWithCredential.call(this.context, options, this.credentialsDecrypted);
-				if (follow) {
-					response = await followRedirects.call(
-						this.context,
-						label,
-						options,
-						response,
-						this.credentialsDecrypted,
-					);
-				}
+				const answer = await sendWithCredential.call(
+					this.context,
+					options,
+					this.credentialsDecrypted,
+				);
+				response = follow
+					? await followRedirects.call(
+							this.context,
+							label,
+							options,
+							answer,
+							this.credentialsDecrypted,
+						)
+					: answer;
 			} catch (caught) {
 				failure = caught;
 			}
