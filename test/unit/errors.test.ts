@@ -3,10 +3,8 @@ import type { INode } from 'n8n-workflow';
 
 import { networkError } from '../../nodes/CandidateVerification/transport/errors';
 
-import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
-import { DeduplicationStore } from '../harness/deduplication-store';
-import { outputJson, runActionNode, type NodeRunResult } from '../harness/run-node';
+import { runActionNode, type NodeRunResult } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
 const PURPOSES = '/verification/api/1.0/purposes';
@@ -215,97 +213,5 @@ describe('Continue on fail', () => {
 		);
 		expect(result.run.status).toBe('error');
 		expect(requests).toHaveLength(0);
-	});
-});
-
-describe('Which answers say the service did not act on a create (the node’s choice, docs/troubleshooting.md)', () => {
-	enableMockedNetwork();
-
-	const PATH = '/verification/api/1.0/ekyc-forms/form-1/diy-candidate';
-	const createProfile = {
-		resource: 'profile',
-		operation: 'create',
-		formId: 'form-1',
-		name: 'Asha Verma',
-		gender: 'Female',
-		requestOptions: { retryWait: 1 },
-	};
-
-	it.each([
-		[401, '<html><head><title>401 Authorization Required</title></head><body>nginx</body></html>'],
-		[403, '<html><head><title>403 Forbidden</title></head><body>nginx</body></html>'],
-	])(
-		'HTTP %i with a web page is a refusal: not retried, the row not in doubt, and the next run sends it',
-		async (status, page) => {
-			const store = new DeduplicationStore();
-			const { scope, requests } = mockService();
-			scope.post(PATH).reply(status, page, { 'content-type': 'text/html' });
-
-			const refused = await runActionNode({ parameters: createProfile, deduplicationStore: store });
-
-			expect(requests).toHaveLength(1);
-			expect(refused.error?.message).toBe(
-				`Add a candidate to a form failed: the Candidate Verification Service answered HTTP ${status} with a body that is not JSON`,
-			);
-			expect(refused.error?.description).toBe(
-				[
-					`Body starts with: ${status} ${status === 401 ? 'Authorization Required' : 'Forbidden'} nginx`,
-					'The service or a gateway in front of it refused the request before acting on it: check the API key and the Environment of the credential, then run again.',
-				].join('\n'),
-			);
-
-			scope.post(PATH).reply(200, success({ transactionId: 'TXN-1' }));
-			const again = await runActionNode({ parameters: createProfile, deduplicationStore: store });
-
-			expect(requests).toHaveLength(2);
-			expect(outputJson(again)).toEqual([
-				{ transactionId: 'TXN-1', formId: 'form-1', name: 'Asha Verma' },
-			]);
-			expectNoKey(refused);
-		},
-	);
-
-	it('HTTP 503 in the service’s envelope is a refusal: tried again, then accepted', async () => {
-		const { scope, requests } = mockService();
-		scope.post(PATH).reply(503, { code: -1, message: 'Try again later' });
-		scope.post(PATH).reply(200, success({ transactionId: 'TXN-1' }));
-
-		const result = await runActionNode({ parameters: createProfile });
-
-		expect(requests).toHaveLength(2);
-		expect(outputJson(result)).toEqual([
-			{ transactionId: 'TXN-1', formId: 'form-1', name: 'Asha Verma' },
-		]);
-	});
-
-	it('a bare HTTP 503 (a proxy may answer it after forwarding) on a create is a lost answer: not retried, the row in doubt', async () => {
-		const store = new DeduplicationStore();
-		const { scope, requests } = mockService();
-		scope.post(PATH).times(3).reply(503, '<html><h1>503 Service Unavailable</h1></html>', {
-			'content-type': 'text/html',
-		});
-
-		const result = await runActionNode({ parameters: createProfile, deduplicationStore: store });
-
-		expect(requests).toHaveLength(1);
-		expect(result.error?.message).toBe(
-			'Add a candidate to a form failed: the Candidate Verification Service answered HTTP 503 with a body that is not JSON',
-		);
-		expect(result.error?.description).toBe(
-			[
-				'Body starts with: 503 Service Unavailable',
-				PROFILE_LOST_ANSWER_ADVICE,
-				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-			].join('\n'),
-		);
-
-		const later = await runActionNode({
-			parameters: { ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
-			deduplicationStore: store,
-			continueOnFail: true,
-		});
-		expect(requests).toHaveLength(1);
-		expect(outputJson(later)[0]).toMatchObject({ inDoubt: true });
-		nock.cleanAll();
 	});
 });
