@@ -328,6 +328,21 @@ describe('File', () => {
 				expect(result.items).toEqual([]);
 			});
 
+			it('a redirect without an address is an error, not an empty file', async () => {
+				const { scope } = mockService();
+				scope.post(DOWNLOAD).reply(302, '');
+
+				const result = await runActionNode({ parameters: download });
+
+				expect(result.error?.message).toBe(
+					'Download a private file failed: the Candidate Verification Service answered HTTP 302, a redirect without an address',
+				);
+				expect(result.error?.description).toBe(
+					'Check the Private File URL and the base URL of the credential; if they are right, ask the provider about the redirect.',
+				);
+				expect(result.items).toEqual([]);
+			});
+
 			it('more than 5 redirects are refused (a loop)', async () => {
 				const { scope, requests } = mockService();
 				scope.post(DOWNLOAD).reply(302, '', { Location: '/hop/1' });

@@ -117,7 +117,9 @@ export async function followRedirects(
 				this,
 				operationLabel,
 				statusCode,
-				`answered HTTP ${statusCode}, a redirect to ${location ? `"${location.split(/[?#]/)[0]}", an address the node cannot follow` : 'no address'}`,
+				location
+					? `answered HTTP ${statusCode}, a redirect to "${location.split(/[?#]/)[0]}", an address the node cannot follow`
+					: `answered HTTP ${statusCode}, a redirect without an address`,
 				'Check the Private File URL and the base URL of the credential; if they are right, ask the provider about the redirect.',
 			);
 		}
