@@ -73,9 +73,12 @@ function nextHop(
 	const headers = Object.fromEntries(
 		Object.entries(options.headers ?? {}).filter(([name]) => !dropped.includes(name.toLowerCase())),
 	);
-	const { baseURL: _baseURL, qs: _qs, body, ...rest } = options;
+	const { body, ...rest } = options;
 	return {
 		...rest,
+		// The target is a whole address with its own query: no base URL, no query of the first request.
+		baseURL: undefined,
+		qs: undefined,
 		url,
 		method: keepsMethod ? options.method : 'GET',
 		headers,
