@@ -294,7 +294,9 @@ describe('Resolving rows and what a row’s answer means', () => {
 		['code -1 under HTTP 400', { status: 400, body: { code: -1, message: 'Invalid candidate' } }],
 		['code -1 under HTTP 200', { status: 200, body: { code: -1, message: 'Invalid candidate' } }],
 		['HTTP 429', { status: 429, body: { message: 'slow down' } }],
-		['HTTP 503', { status: 503, body: 'Service Unavailable' }],
+		['code -1 under HTTP 503', { status: 503, body: { code: -1, message: 'Try again later' } }],
+		['HTTP 401 with a web page', { status: 401, body: '<html><h1>401 Authorization Required</h1></html>' }],
+		['HTTP 403 with a web page', { status: 403, body: '<html><h1>403 Forbidden</h1></html>' }],
 		['a refused connection', { thrown: { code: 'ECONNREFUSED' } }],
 	];
 	it.each(refusals)('a clear refusal (%s) releases the row: the next run sends it', async (_what, answer) => {
@@ -305,6 +307,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 	const unclear: Array<[string, Parameters<typeof afterAnswer>[0]]> = [
 		['code -1 under HTTP 500', { status: 500, body: { code: -1, message: 'Internal error' } }],
 		['an HTML 500', { status: 500, body: '<html>Internal Server Error</html>' }],
+		['a bare 503 (a proxy may answer it after forwarding)', { status: 503, body: 'Service Unavailable' }],
 		['a 404 page that is not the service’s', { status: 404, body: '<html>Not Found</html>' }],
 		['a 200 that is not the service’s envelope', { status: 200, body: { ok: true } }],
 		['a cancelled request (the execution was stopped)', { thrown: { code: 'ERR_CANCELED', name: 'CanceledError' } }],

@@ -213,6 +213,67 @@ describe('A stop at the first failure', () => {
 	});
 });
 
+describe('The stop error’s advice for the rows not sent, true for the Duplicate Protection mode', () => {
+	enableMockedNetwork();
+
+	const NEW_EXECUTION =
+		'a new execution (running the workflow again, or a Retry from the Executions list) sends every item of its input again';
+
+	/** Candidate 1 is refused (or gets a gateway’s 502), the others accepted; one request at a time. */
+	async function stopAtItemOne(duplicateProtection: string, answerOfItemOne: 'refused' | 'lost') {
+		const { scope } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply((_uri, body) =>
+				numberOf(body) !== '1'
+					? [200, success({ transactionId: `TXN-${numberOf(body)}` })]
+					: answerOfItemOne === 'refused'
+						? [200, { code: -1, message: '"mobile" is already registered' }]
+						: [502, HTML_502, { 'content-type': 'text/html' }],
+			);
+		const result = await runActionNode({
+			items: rows(4),
+			parameters: {
+				...createProfile,
+				duplicateProtection,
+				requestOptions: { maxConcurrentRequests: 1 },
+			},
+		});
+		return String(result.error?.description).split('\n');
+	}
+
+	it.each([['off'], ['sendAgain']])(
+		'Duplicate Protection %s: Retry On Fail keeps the accepted items within this execution only; a new execution sends them again',
+		async (mode) => {
+			const lines = await stopAtItemOne(mode, 'refused');
+
+			expect(lines.slice(-2)).toEqual([
+				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
+				`Not sent (the run stopped at the first failure): item 2, item 3. With Settings → Retry On Fail, n8n tries them and the failed items again within this execution without sending an accepted item again; ${NEW_EXECUTION}, so leave out the items listed as accepted above.`,
+			]);
+		},
+	);
+
+	it('Duplicate Protection off, an item without an answer: no advice that would send it again unchecked', async () => {
+		const lines = await stopAtItemOne('off', 'lost');
+
+		expect(lines.slice(-3)).toEqual([
+			'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
+			'No clear answer for item 1: the service may have accepted it; check at the service before sending it again.',
+			`Not sent (the run stopped at the first failure): item 2, item 3. Settings → Retry On Fail would send them again within this execution, the items without an answer too, and ${NEW_EXECUTION}: check the items without an answer at the service first, then run only the items it does not have (not the items listed as accepted above).`,
+		]);
+	});
+
+	it('Skip Rows Sent Before (the default): running the same rows again is safe, as before', async () => {
+		const lines = await stopAtItemOne('skipSent', 'refused');
+
+		expect(lines.slice(-1)).toEqual([
+			'Not sent (the run stopped at the first failure): item 2, item 3. Running the same rows again sends them: duplicate protection skips the rows the service accepted.',
+		]);
+	});
+});
+
 describe("The node's own retries of transient failures", () => {
 	enableMockedNetwork();
 

@@ -256,6 +256,110 @@ describe('File', () => {
 			);
 			expect(result.error?.description).toBe('Body starts with: Not Found');
 		});
+
+		describe('redirects', () => {
+			const STORAGE = 'https://storage.example';
+
+			/** Another host: records the headers of each request it gets. */
+			function otherHost(origin: string) {
+				const seen: Array<Record<string, unknown>> = [];
+				const scope = nock(origin);
+				scope.on('request', (req: { headers: Record<string, unknown> }) => seen.push(req.headers));
+				return { scope, seen };
+			}
+
+			it('a redirect within the service’s origin is followed with the key', async () => {
+				const { scope, requests } = mockService();
+				scope.post(DOWNLOAD).reply(302, '', { Location: '/files/65f1/report.pdf?sig=abc' });
+				scope
+					.get('/files/65f1/report.pdf?sig=abc')
+					.reply(200, PDF, { 'content-type': 'application/pdf' });
+
+				const result = await runActionNode({ parameters: download });
+
+				expect(result.error).toBeUndefined();
+				expect(requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+					`POST ${DOWNLOAD}`,
+					'GET /files/65f1/report.pdf?sig=abc',
+				]);
+				expect(requests[1].headers['x-api-key']).toBe(TEST_API_KEY);
+				expect((await storedBytes(result, 'report')).equals(PDF)).toBe(true);
+			});
+
+			it('a redirect to another origin is followed without the key, and the file arrives', async () => {
+				const { scope } = mockService();
+				scope.post(DOWNLOAD).reply(302, '', { Location: `${STORAGE}/bucket/report.pdf?X-Sig=abc` });
+				const storage = otherHost(STORAGE);
+				storage.scope
+					.get('/bucket/report.pdf?X-Sig=abc')
+					.reply(200, PDF, { 'content-type': 'application/pdf' });
+
+				const result = await runActionNode({ parameters: download });
+
+				expect(result.error).toBeUndefined();
+				expect(storage.seen).toHaveLength(1);
+				expect(storage.seen[0]).not.toHaveProperty('x-api-key');
+				expect(JSON.stringify(storage.seen[0])).not.toContain(TEST_API_KEY);
+				expect(storage.seen[0]).not.toHaveProperty('content-type');
+				expect(result.items[0].json).toMatchObject({
+					fileName: 'offer letter.pdf',
+					bytes: PDF.length,
+				});
+				expect((await storedBytes(result, 'report')).equals(PDF)).toBe(true);
+			});
+
+			it('a redirect from https to http is refused, naming the operation and the service', async () => {
+				const { scope } = mockService();
+				scope.post(DOWNLOAD).reply(302, '', {
+					Location: 'http://storage.example/bucket/report.pdf?X-Sig=abc',
+				});
+				const plain = otherHost('http://storage.example');
+				plain.scope.get(/.*/).reply(200, PDF);
+
+				const result = await runActionNode({ parameters: download });
+
+				expect(result.error?.message).toBe(
+					'Download a private file failed: the Candidate Verification Service redirected the request from https to http (http://storage.example/bucket/report.pdf)',
+				);
+				expect(result.error?.description).toBe(
+					'The node does not follow a redirect from https to http: the answer would travel unencrypted. Ask the provider to serve it over https; the Private File URL and the credential’s base URL should start with https://.',
+				);
+				expect(plain.seen).toHaveLength(0);
+				expect(result.items).toEqual([]);
+			});
+
+			it('a redirect without an address is an error, not an empty file', async () => {
+				const { scope } = mockService();
+				scope.post(DOWNLOAD).reply(302, '');
+
+				const result = await runActionNode({ parameters: download });
+
+				expect(result.error?.message).toBe(
+					'Download a private file failed: the Candidate Verification Service answered HTTP 302, a redirect without an address',
+				);
+				expect(result.error?.description).toBe(
+					'Check the Private File URL and the base URL of the credential; if they are right, ask the provider about the redirect.',
+				);
+				expect(result.items).toEqual([]);
+			});
+
+			it('more than 5 redirects are refused (a loop)', async () => {
+				const { scope, requests } = mockService();
+				scope.post(DOWNLOAD).reply(302, '', { Location: '/hop/1' });
+				scope
+					.get(/^\/hop\/\d+$/)
+					.times(10)
+					.reply((uri) => [302, '', { Location: `/hop/${Number(uri.split('/').pop()) + 1}` }]);
+
+				const result = await runActionNode({ parameters: download });
+
+				expect(requests).toHaveLength(6);
+				expect(result.error?.message).toBe(
+					'Download a private file failed: the Candidate Verification Service redirected the request more than 5 times (the last time to https://cv.test/hop/6)',
+				);
+				expect(result.items).toEqual([]);
+			});
+		});
 	});
 
 	describe('Get Download Token', () => {

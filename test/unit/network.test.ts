@@ -4,8 +4,13 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
-import { TEST_CREDENTIALS, TestCredentialsHelper } from '../harness/credentials-helper';
-import { runActionNode } from '../harness/run-node';
+import {
+	TEST_API_KEY,
+	TEST_CREDENTIALS,
+	TestCredentialsHelper,
+} from '../harness/credentials-helper';
+import { DeduplicationStore } from '../harness/deduplication-store';
+import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
 const createProfile: INodeParameters = {
@@ -15,6 +20,14 @@ const createProfile: INodeParameters = {
 	name: 'Asha',
 	gender: 'Female',
 };
+
+/** The description of a Profile → Create row whose answer was lost, after the error's own first line. */
+const lostAnswerDescription = (firstLine: string) =>
+	[
+		firstLine,
+		PROFILE_LOST_ANSWER_ADVICE,
+		'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
+	].join('\n');
 
 /** A local server that accepts connections and then does what `onConnection` says. */
 async function localServer(onConnection: (socket: Socket) => void) {
@@ -78,11 +91,9 @@ describe('Bounded waits', () => {
 			);
 			// Creating a candidate is not retried after a reset: the service may have created it.
 			expect(result.error?.description).toBe(
-				[
+				lostAnswerDescription(
 					'The service or a proxy in between dropped the connection. (ECONNRESET)',
-					PROFILE_LOST_ANSWER_ADVICE,
-					'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-				].join('\n'),
+				),
 			);
 		} finally {
 			await resetting.close();
@@ -126,16 +137,95 @@ describe('Bounded waits', () => {
 		);
 		// A redirect does not say whether the service acted: the row is held in doubt, not sent again.
 		expect(result.error?.description).toBe(
-			[
+			lostAnswerDescription(
 				'The node does not follow redirects with your API key. Check the base URL in the credential (https:// rather than http://, the host the provider gave you) and run again.',
-				PROFILE_LOST_ANSWER_ADVICE,
-				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-			].join('\n'),
+			),
 		);
 		expect(JSON.stringify(result.error)).not.toContain('secret-token');
 		expect(requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
 			'POST /verification/api/1.0/ekyc-forms/form-1/diy-candidate',
 		]);
 		expect(elsewhere.isDone()).toBe(false);
+	});
+});
+
+describe('Which answers say the service did not act on a create (the node’s choice, docs/troubleshooting.md)', () => {
+	enableMockedNetwork();
+
+	const PATH = '/verification/api/1.0/ekyc-forms/form-1/diy-candidate';
+	const quickCreate = { ...createProfile, requestOptions: { retryWait: 1 } };
+
+	it.each([
+		[401, '<html><head><title>401 Authorization Required</title></head><body>nginx</body></html>'],
+		[403, '<html><head><title>403 Forbidden</title></head><body>nginx</body></html>'],
+	])(
+		'HTTP %i with a web page is a refusal: not retried, the row not in doubt, and the next run sends it',
+		async (status, page) => {
+			const store = new DeduplicationStore();
+			const { scope, requests } = mockService();
+			scope.post(PATH).reply(status, page, { 'content-type': 'text/html' });
+
+			const refused = await runActionNode({ parameters: quickCreate, deduplicationStore: store });
+
+			expect(requests).toHaveLength(1);
+			expect(refused.error?.message).toBe(
+				`Add a candidate to a form failed: the Candidate Verification Service answered HTTP ${status} with a body that is not JSON`,
+			);
+			expect(refused.error?.description).toBe(
+				[
+					`Body starts with: ${status} ${status === 401 ? 'Authorization Required' : 'Forbidden'} nginx`,
+					'The service or a gateway in front of it refused the request before acting on it: check the API key and the Environment of the credential, then run again.',
+				].join('\n'),
+			);
+
+			scope.post(PATH).reply(200, success({ transactionId: 'TXN-1' }));
+			const again = await runActionNode({ parameters: quickCreate, deduplicationStore: store });
+
+			expect(requests).toHaveLength(2);
+			expect(outputJson(again)).toEqual([
+				{ transactionId: 'TXN-1', formId: 'form-1', name: 'Asha' },
+			]);
+			expect(JSON.stringify(refused.error)).not.toContain(TEST_API_KEY);
+		},
+	);
+
+	it('HTTP 503 in the service’s envelope is a refusal: tried again, then accepted', async () => {
+		const { scope, requests } = mockService();
+		scope.post(PATH).reply(503, { code: -1, message: 'Try again later' });
+		scope.post(PATH).reply(200, success({ transactionId: 'TXN-1' }));
+
+		const result = await runActionNode({ parameters: quickCreate });
+
+		expect(requests).toHaveLength(2);
+		expect(outputJson(result)).toEqual([
+			{ transactionId: 'TXN-1', formId: 'form-1', name: 'Asha' },
+		]);
+	});
+
+	it('a bare HTTP 503 (a proxy may answer it after forwarding) on a create is a lost answer: not retried, the row in doubt', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope.post(PATH).times(3).reply(503, '<html><h1>503 Service Unavailable</h1></html>', {
+			'content-type': 'text/html',
+		});
+
+		const result = await runActionNode({ parameters: quickCreate, deduplicationStore: store });
+
+		expect(requests).toHaveLength(1);
+		expect(result.error?.message).toBe(
+			'Add a candidate to a form failed: the Candidate Verification Service answered HTTP 503 with a body that is not JSON',
+		);
+		expect(result.error?.description).toBe(
+			lostAnswerDescription('Body starts with: 503 Service Unavailable'),
+		);
+
+		const later = await runActionNode({
+			parameters: { ...quickCreate, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
+			deduplicationStore: store,
+			continueOnFail: true,
+		});
+		expect(requests).toHaveLength(1);
+		expect(outputJson(later)[0]).toMatchObject({ inDoubt: true });
+		nock.cleanAll();
 	});
 });

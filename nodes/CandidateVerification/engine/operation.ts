@@ -63,7 +63,17 @@ export interface OperationDefinition {
 	build(input: ItemInput): PreparedRequest;
 	/** Per-item work after the check that needs I/O (reading a file, a first request). */
 	beforeSend?(this: IExecuteFunctions, call: ItemCall): Promise<void>;
-	output: OutputShaper | { read: ResponseReader; requestOptions: Partial<IHttpRequestOptions> };
+	output:
+		| OutputShaper
+		| {
+				read: ResponseReader;
+				requestOptions: Partial<IHttpRequestOptions>;
+				/**
+				 * Redirects of the operation's request are followed (see transport/redirects.ts): to the
+				 * service's origin with the key, elsewhere without it, never from https to http.
+				 */
+				followRedirects?: true;
+		  };
 	/**
 	 * For operations that create or change something at the service: the output field holding the ID
 	 * it returned (also the field of the answer's data). Such an item is never sent twice in one

@@ -14,22 +14,24 @@ import { CREDENTIAL_TYPE } from '../helpers/constants';
 import { baseUrlFromCredentials, jsonRequest, sendWithCredential } from '../transport';
 import {
 	assertSuccessfulResponse,
+	certainlyNotActedOn,
+	mayRetryCreate,
 	networkCode,
 	networkError,
 	networkFailureKind,
-	parseJsonText,
 } from '../transport/errors';
+import { discardBody, followRedirects } from '../transport/redirects';
 import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
 import type { CheckedItem } from './checkItems';
 import { DUPLICATE_MODES, type DuplicateProtection, type ProtectedRun } from './duplicateProtection';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import type { RunSettings } from './requestOptions';
 
-/** Answers after which the service has certainly not acted on the request. */
-const NOT_PROCESSED_STATUSES = [429, 503];
-/** Answers of a gateway that may come after the service acted: retried only when nothing changes. */
-const GATEWAY_STATUSES = [502, 504];
-const READ_RETRY_STATUSES = [...NOT_PROCESSED_STATUSES, ...GATEWAY_STATUSES];
+/**
+ * Answers a read is tried again after. A create is tried again only when the service certainly
+ * did not act (`mayRetryCreate`: a 429, a 503 in the service's envelope).
+ */
+const READ_RETRY_STATUSES = [429, 503, 502, 504];
 /**
  * Network failures before the request could reach the service. A broken pipe or an aborted
  * connection is not one: the request may have been read before the connection went.
@@ -63,19 +65,6 @@ interface Failure {
 	heldInDoubt?: true;
 }
 
-/**
- * The service certainly did not act on a request answered so: its own envelope with a failure code
- * (under a 2xx or 4xx status), or a 429 / 503.
- */
-function isClearRefusal(response: IN8nHttpFullResponse): boolean {
-	const { statusCode } = response;
-	if (NOT_PROCESSED_STATUSES.includes(statusCode)) return true;
-	if (statusCode >= 300 && statusCode < 400) return false;
-	if (statusCode >= 500) return false;
-	const body = parseJsonText(response.body) as { code?: unknown } | undefined;
-	return typeof body === 'object' && body !== null && typeof body.code === 'number' && body.code !== 0;
-}
-
 function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
 	error.context = { ...(error.context ?? {}), itemIndex };
 	return error;
@@ -102,12 +91,6 @@ function retryDelay(settings: RunSettings, attempt: number, response?: IN8nHttpF
 		if (Number.isFinite(until) && until >= 0) return Math.min(until, MAX_RETRY_AFTER_MS);
 	}
 	return settings.retryWait * 2 ** attempt;
-}
-
-/** A streamed answer that will not be read is closed, so its connection is freed. */
-function discardBody(response: IN8nHttpFullResponse): void {
-	const body = response.body as { destroy?: () => void } | undefined;
-	if (body && typeof body.destroy === 'function') body.destroy();
 }
 
 /** The sending half of one run: requests, retries, what was accepted and what failed. */
@@ -279,7 +262,8 @@ export class OperationRun implements ProtectedRun {
 		try {
 			if (operation.beforeSend) await operation.beforeSend.call(context, call);
 			requestLeft = true;
-			response = await this.request(operation.label, request);
+			const follow = 'read' in operation.output && operation.output.followRedirects === true;
+			response = await this.request(operation.label, request, follow);
 			let output: INodeExecutionData[];
 			if ('read' in operation.output) {
 				output = await operation.output.read.call(context, response, call);
@@ -301,7 +285,7 @@ export class OperationRun implements ProtectedRun {
 			const clearlyNotActedOn =
 				!requestLeft ||
 				this.neverReached.has(error) ||
-				(response !== undefined && isClearRefusal(response));
+				(response !== undefined && certainlyNotActedOn(response));
 			const answerLost = this.creates && !clearlyNotActedOn;
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {
@@ -340,21 +324,36 @@ export class OperationRun implements ProtectedRun {
 	private async request(
 		label: string,
 		options: IHttpRequestOptions,
+		follow = false,
 	): Promise<IN8nHttpFullResponse> {
-		const retryStatuses = this.creates ? NOT_PROCESSED_STATUSES : READ_RETRY_STATUSES;
 		let spentMs = 0;
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse | undefined;
 			let failure: unknown;
 			try {
-				response = await sendWithCredential.call(this.context, options, this.credentialsDecrypted);
+				const answer = await sendWithCredential.call(
+					this.context,
+					options,
+					this.credentialsDecrypted,
+				);
+				response = follow
+					? await followRedirects.call(
+							this.context,
+							label,
+							options,
+							answer,
+							this.credentialsDecrypted,
+						)
+					: answer;
 			} catch (caught) {
 				failure = caught;
 			}
 			const kind = failure === undefined ? undefined : networkFailureKind(failure);
 			const notSent = NOT_SENT_CODES.includes(networkCode(failure) ?? '');
 			const transient = response
-				? retryStatuses.includes(response.statusCode)
+				? this.creates
+					? mayRetryCreate(response)
+					: READ_RETRY_STATUSES.includes(response.statusCode)
 				: kind !== undefined && (!this.creates || notSent);
 			if (kind === 'timeout') spentMs += options.timeout ?? 0;
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
@@ -418,8 +417,18 @@ export class OperationRun implements ProtectedRun {
 				? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
 				: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
 		}
-		return answersLost
-			? 'Settings → Retry On Fail would send them, but also the items without an answer: check those at the service first.'
-			: 'Settings → Retry On Fail sends them and the failed items, without sending an accepted item again.';
+		// Off, Send These Rows Again, or no protection: n8n's Retry On Fail keeps what was accepted
+		// for the next try of this execution only (AcceptedMemory); a new execution sends it again.
+		const accepted = this.accepted.size > 0;
+		const newExecution =
+			'a new execution (running the workflow again, or a Retry from the Executions list) sends every item of its input again';
+		if (answersLost) {
+			return `Settings → Retry On Fail would send them again within this execution, the items without an answer too, and ${newExecution}: check the items without an answer at the service first, then run only the items it does not have${
+				accepted ? ' (not the items listed as accepted above)' : ''
+			}.`;
+		}
+		return `With Settings → Retry On Fail, n8n tries them and the failed items again within this execution without sending an accepted item again; ${newExecution}${
+			accepted ? ', so leave out the items listed as accepted above' : ''
+		}.`;
 	}
 }

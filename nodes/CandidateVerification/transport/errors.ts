@@ -55,6 +55,49 @@ function rateLimitHint(statusCode: number): string[] {
 		: [];
 }
 
+/** What to do after a 401 or 403 that is not the service's envelope (a gateway's page). */
+function refusedKeyHint(statusCode: number): string[] {
+	return statusCode === 401 || statusCode === 403
+		? [
+				'The service or a gateway in front of it refused the request before acting on it: check the API key and the Environment of the credential, then run again.',
+			]
+		: [];
+}
+
+/**
+ * Statuses after which the service certainly did not act, whatever the body (the node's choice, see
+ * docs/troubleshooting.md): the key or the request was refused (401, 403) or is to be sent later (429).
+ */
+const REFUSED_STATUSES = [401, 403, 429];
+
+/** The service's own envelope with a failure code: it refused the request. */
+function isServiceRefusal(body: unknown): boolean {
+	const parsed = parseJsonText(body);
+	return isEnvelope(parsed) && parsed.code !== 0;
+}
+
+/**
+ * Whether the service certainly did not act on a request answered so: a 401, 403 or 429 whatever
+ * the body, or the service's own refusal (`code` other than 0) under a 2xx, a 4xx or a 503. A bare
+ * 503 (a proxy may answer it after forwarding), any other 5xx and a redirect may come after it acted.
+ */
+export function certainlyNotActedOn(response: ServiceAnswer): boolean {
+	const { statusCode } = response;
+	if (REFUSED_STATUSES.includes(statusCode)) return true;
+	if (statusCode >= 300 && statusCode < 400) return false;
+	if (statusCode >= 500 && statusCode !== 503) return false;
+	return isServiceRefusal(response.body);
+}
+
+/**
+ * Whether a request that creates something may be sent again after this answer: a 429, or a 503 in
+ * the service's envelope (it did not act and asks for a later try). A bare 503 never.
+ */
+export function mayRetryCreate(response: ServiceAnswer): boolean {
+	const { statusCode } = response;
+	return statusCode === 429 || (statusCode === 503 && isServiceRefusal(response.body));
+}
+
 function rejectionError(
 	node: INode,
 	operationLabel: string,
@@ -146,7 +189,11 @@ export function assertSuccessfulResponse(
 					text ? 'a body that is not JSON' : 'an empty body'
 				}`,
 				description:
-					[text ? `Body starts with: ${text}` : '', ...rateLimitHint(statusCode)]
+					[
+						text ? `Body starts with: ${text}` : '',
+						...rateLimitHint(statusCode),
+						...refusedKeyHint(statusCode),
+					]
 						.filter(Boolean)
 						.join('\n') || undefined,
 				httpCode: String(statusCode),
@@ -156,7 +203,9 @@ export function assertSuccessfulResponse(
 
 	throw new NodeApiError(node, body as JsonObject, {
 		message: `${operationLabel} failed: the Candidate Verification Service answered HTTP ${statusCode} without a response envelope (no numeric "code")`,
-		description: `Body: ${excerpt(JSON.stringify(body))}`,
+		description: [`Body: ${excerpt(JSON.stringify(body))}`, ...refusedKeyHint(statusCode)].join(
+			'\n',
+		),
 		httpCode: String(statusCode),
 	});
 }

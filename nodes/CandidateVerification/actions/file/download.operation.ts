@@ -308,8 +308,9 @@ export const operation: OperationDefinition = {
 			encoding: 'stream',
 			json: false,
 			headers: { Accept: '*/*', 'Content-Type': 'application/json' },
-			// A file may be served from another address (a storage service): followed, as before.
-			disableFollowRedirect: false,
 		},
+		// A file may be served from another address (a storage service): followed, the key only to
+		// the service's own origin.
+		followRedirects: true,
 	},
 };
