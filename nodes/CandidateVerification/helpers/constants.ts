@@ -24,6 +24,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const CHECK_STATES = [
 	{ name: 'Completed', value: 'COMPLETED' },
 	{ name: 'In Progress', value: 'IN_PROGRESS' },
+	{ name: 'Insufficient Data', value: 'INSUFFICIENT_DATA' },
 	{ name: 'Not Started', value: 'NOT_STARTED' },
 ];
 
@@ -143,3 +144,53 @@ export const SUBMITTABLE_CHECKS: readonly string[] = [
 	...FORM_VERIFICATION_NAMES.map(({ value }) => value),
 	POLICE_CLEARANCE_CERTIFICATE,
 ];
+
+// ---- Issue 34: the insufficiency loop and the trigger's check filter ----------------------------
+
+/** From the provider's public documentation: answers and documents for a check's insufficiency. */
+export const INSUFFICIENCY_PATH = `${VERIFICATION_API}/bgv/insufficiency`;
+
+/** From the provider's public documentation: the only document type of an insufficiency document. */
+export const INSUFFICIENCY_FILE_TYPE = 'Url';
+
+/** documentType samples of the provider's public documentation; others are accepted by expression. */
+export const INSUFFICIENCY_DOCUMENT_TYPES = [
+	{ name: 'Educational Certificates', value: 'EducationalCertificates' },
+	{ name: 'Other', value: 'Other' },
+];
+
+/** Notification `action` values of the provider's public documentation. */
+export const INSUFFICIENCY_RAISED = 'insufficiency-raised';
+export const INSUFFICIENCY_RESOLVED = 'insufficiency-resolved';
+
+/** The digital address checks' submission names (from the provider's public documentation). */
+export const LOCAL_EXTENDED_ADDRESS = 'bgv-local-extended-address';
+export const PERMANENT_EXTENDED_ADDRESS = 'bgv-permanent-extended-address';
+
+/**
+ * Names that denote one check: the service's public pages call the digital address checks by two
+ * names. A trigger filter on either name matches both.
+ */
+export const SAME_CHECK_NAMES: readonly (readonly string[])[] = [
+	['bgv-local-address-digital', LOCAL_EXTENDED_ADDRESS],
+	['bgv-permanent-address-digital', PERMANENT_EXTENDED_ADDRESS],
+];
+
+/**
+ * The trigger's Checks filter: every check name a notification may carry, sorted by label. Both
+ * police checks are listed (they are different checks), and the digital address checks' other names.
+ */
+export const NOTIFICATION_CHECK_OPTIONS: readonly CheckOption[] = byName([
+	...FORM_VERIFICATION_NAMES.map((option) =>
+		option.value === POLICE_VERIFICATION
+			? check(POLICE_VERIFICATION, 'Police Verification (Address)')
+			: option,
+	),
+	check(POLICE_CLEARANCE_CERTIFICATE, 'Police Clearance Certificate'),
+	check(LOCAL_EXTENDED_ADDRESS, 'Local Extended Address', 'Same check as Local Address (Digital)'),
+	check(
+		PERMANENT_EXTENDED_ADDRESS,
+		'Permanent Extended Address',
+		'Same check as Permanent Address (Digital)',
+	),
+]);

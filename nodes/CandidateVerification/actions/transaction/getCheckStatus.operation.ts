@@ -7,6 +7,7 @@ import {
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
 } from '../../helpers/constants';
+import { checkStatusOutput } from '../../helpers/checkStatus';
 import { buildStatusQuery, organisationIdField } from './shared';
 
 // Transaction ID is declared with Verification → Submit's fields.
@@ -36,5 +37,7 @@ export const operation: OperationDefinition = {
 		);
 		return { ...buildStatusQuery(input), pathParameters: { verificationName: check ?? '' } };
 	},
-	output: (data) => data,
+	// The answer's fields, plus verificationId and insufficiencies (one item per check when the
+	// service answers a list, as its public documentation shows).
+	output: checkStatusOutput,
 };
