@@ -168,13 +168,18 @@ export const LOCAL_EXTENDED_ADDRESS = 'bgv-local-extended-address';
 export const PERMANENT_EXTENDED_ADDRESS = 'bgv-permanent-extended-address';
 
 /**
- * Names that denote one check: the service's public pages call the digital address checks by two
- * names. A trigger filter on either name matches both.
+ * The trigger's Checks filter: the other names a chosen check also matches. The service's public
+ * pages call the digital address checks by two names; Police Verification also matches the
+ * certificate, which earlier versions of Verification → Submit sent for it (saved filters keep
+ * their events).
  */
-export const SAME_CHECK_NAMES: readonly (readonly string[])[] = [
-	['bgv-local-address-digital', LOCAL_EXTENDED_ADDRESS],
-	['bgv-permanent-address-digital', PERMANENT_EXTENDED_ADDRESS],
-];
+export const CHECK_FILTER_ALSO_MATCHES: Readonly<Record<string, readonly string[]>> = {
+	'bgv-local-address-digital': [LOCAL_EXTENDED_ADDRESS],
+	[LOCAL_EXTENDED_ADDRESS]: ['bgv-local-address-digital'],
+	'bgv-permanent-address-digital': [PERMANENT_EXTENDED_ADDRESS],
+	[PERMANENT_EXTENDED_ADDRESS]: ['bgv-permanent-address-digital'],
+	[POLICE_VERIFICATION]: [POLICE_CLEARANCE_CERTIFICATE],
+};
 
 /**
  * The trigger's Checks filter: every check name a notification may carry, sorted by label. Both
@@ -183,14 +188,22 @@ export const SAME_CHECK_NAMES: readonly (readonly string[])[] = [
 export const NOTIFICATION_CHECK_OPTIONS: readonly CheckOption[] = byName([
 	...FORM_VERIFICATION_NAMES.map((option) =>
 		option.value === POLICE_VERIFICATION
-			? check(POLICE_VERIFICATION, 'Police Verification (Address)')
+			? check(
+					POLICE_VERIFICATION,
+					'Police Verification (Address)',
+					`Also matches ${POLICE_CLEARANCE_CERTIFICATE}, which earlier versions submitted for it`,
+				)
 			: option,
 	),
 	check(POLICE_CLEARANCE_CERTIFICATE, 'Police Clearance Certificate'),
-	check(LOCAL_EXTENDED_ADDRESS, 'Local Extended Address', 'Same check as Local Address (Digital)'),
+	check(
+		LOCAL_EXTENDED_ADDRESS,
+		'Local Extended Address',
+		'Another name of Local Address (Digital); each matches both',
+	),
 	check(
 		PERMANENT_EXTENDED_ADDRESS,
 		'Permanent Extended Address',
-		'Same check as Permanent Address (Digital)',
+		'Another name of Permanent Address (Digital); each matches both',
 	),
 ]);
