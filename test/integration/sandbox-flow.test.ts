@@ -356,7 +356,9 @@ describe('the insufficiency loop, against the sandbox', () => {
 			operation: 'resolveInsufficiency',
 			transactionId,
 			verificationId: insufficient.verificationId as string,
-			answers: { answer: [{ insufficiencyId: question.insufficiencyId, value: '2012/0456789' }] },
+			answers: {
+				answer: [{ insufficiencyId: question.insufficiencyId as string, value: '2012/0456789' }],
+			},
 			documents: {
 				document: [
 					{

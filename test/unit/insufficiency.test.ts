@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import * as transport from '../../nodes/CandidateVerification/transport';
+import { failRequest } from '../harness/fail-request';
 import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { outputJson, runActionNode } from '../harness/run-node';
@@ -54,20 +54,6 @@ const EXPECTED_BODY = {
 		],
 	},
 };
-
-/** Request number `failing` (1-based) fails as n8n's request helper throws a lost answer. */
-function failRequest(failing: number, failure: { code: string; message: string }) {
-	const send = transport.sendWithCredential;
-	let count = 0;
-	return jest.spyOn(transport, 'sendWithCredential').mockImplementation(async function (
-		this: unknown,
-		...args
-	) {
-		count += 1;
-		if (count === failing) throw Object.assign(new Error(failure.message), { code: failure.code });
-		return await send.apply(this as never, args);
-	});
-}
 
 describe('Verification → Resolve Insufficiency (from the provider public documentation)', () => {
 	enableMockedNetwork();
