@@ -164,6 +164,14 @@ const insufficiency = (action: string, verificationId = 'bgv-degree') => ({
 	verificationId,
 });
 
+/** How many items each notification started, delivered one after another. */
+async function itemsStarted(active: Awaited<ReturnType<typeof activeTrigger>>, bodies: object[]) {
+	const counts = [];
+	for (const body of bodies)
+		counts.push((await active.trigger.deliver(active.post(body))).items.length);
+	return counts;
+}
+
 describe('filter: Events, and New States with insufficiency events', () => {
 	test('Events chooses the kinds of notification; empty lets every kind through', async () => {
 		const raisedOnly = await activeTrigger({ events: ['insufficiency-raised'] });
@@ -175,15 +183,8 @@ describe('filter: Events, and New States with insufficiency events', () => {
 			{ hello: 'world' },
 		];
 
-		const chosen = [];
-		const every = [];
-		for (const body of notifications) {
-			chosen.push((await raisedOnly.trigger.deliver(raisedOnly.post(body))).items.length);
-			every.push((await all.trigger.deliver(all.post(body))).items.length);
-		}
-
-		expect(chosen).toEqual([1, 0, 0, 0]);
-		expect(every).toEqual([1, 1, 1, 1]);
+		expect(await itemsStarted(raisedOnly, notifications)).toEqual([1, 0, 0, 0]);
+		expect(await itemsStarted(all, notifications)).toEqual([1, 1, 1, 1]);
 	});
 
 	test('New States filters state changes only when Events is set; with Events empty it filters every notification, as before', async () => {
@@ -199,15 +200,8 @@ describe('filter: Events, and New States with insufficiency events', () => {
 			insufficiency('insufficiency-resolved'),
 		];
 
-		const passed = [];
-		const passedStatesOnly = [];
-		for (const body of notifications) {
-			passed.push((await withEvents.trigger.deliver(withEvents.post(body))).items.length);
-			passedStatesOnly.push((await statesOnly.trigger.deliver(statesOnly.post(body))).items.length);
-		}
-
-		expect(passed).toEqual([1, 1, 0, 0]);
-		expect(passedStatesOnly).toEqual([0, 1, 0, 0]);
+		expect(await itemsStarted(withEvents, notifications)).toEqual([1, 1, 0, 0]);
+		expect(await itemsStarted(statesOnly, notifications)).toEqual([0, 1, 0, 0]);
 	});
 
 	test('INSUFFICIENT_DATA is a New State to filter on', async () => {
