@@ -7,6 +7,7 @@
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { runActionNode } from '../harness/run-node';
 
@@ -272,7 +273,7 @@ describe('the insufficiency loop, against the sandbox', () => {
 				.map((delivery) => delivery.payload)
 				.filter((payload) => payload.transactionId === transactionId);
 			if (payloads.length >= count || Date.now() > deadline) return payloads;
-			await new Promise((resolve) => setTimeout(resolve, 20));
+			await sleep(20);
 		}
 	}
 

@@ -91,7 +91,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		placeholder: 'Add Document',
 		description:
-			'Documents asked for, each a URL File → Upload returned (sent with fileType Url). Give at least one answer or one document.',
+			'Documents asked for, each given by the URL File → Upload returned. Give at least one answer or one document.',
 		displayOptions: { show: SHOW },
 		options: [
 			{
