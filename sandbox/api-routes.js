@@ -1,6 +1,6 @@
 'use strict';
 
-const { CHECK_STATES, PURPOSES } = require('./constants');
+const { CHECK_STATES, NOTIFICATION_ACTIONS, PURPOSES } = require('./constants');
 const { reply } = require('./http-utils');
 const ids = require('./ids');
 const transactions = require('./transactions');
@@ -14,6 +14,7 @@ const {
 	webhookConfigSchema,
 	uploadQuerySchema,
 	transactionQuerySchema,
+	insufficiencyResolutionSchema,
 } = require('./validation');
 
 const V = '/verification/api/1.0';
@@ -48,9 +49,9 @@ function storedVerification({ name, skipAllowed }) {
 
 /**
  * The service's API routes. Each handler receives { params, query, body, parts } and returns a reply
- * description (see http-utils). deps: { state, clock, files, orgId, moveCheck }.
+ * description (see http-utils). deps: { state, clock, files, orgId, moveCheck, notifyAction }.
  */
-function createApiRoutes({ state, clock, files, orgId, moveCheck }) {
+function createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }) {
 	const nowIso = () => clock.now().toISOString();
 	const purposeIds = new Set(PURPOSES.map((purpose) => purpose._id));
 	const validForm = formSchema({ isKnownPurpose: (id) => purposeIds.has(id) });
@@ -186,8 +187,36 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck }) {
 		return reply.success(structuredClone(transactions.checkView(check, reportUrl)));
 	}
 
+	/**
+	 * From the provider's public documentation: answers and documents for a check's insufficiency.
+	 * Sandbox choices: every answered ID must be open; an accepted resolution closes all of the check's
+	 * open questions, sets it back to IN_PROGRESS and notifies insufficiency-resolved.
+	 */
+	function resolveInsufficiency({ body }) {
+		const problems = validate(insufficiencyResolutionSchema, body);
+		if (problems.length) return reply.invalid(problems);
+		const transaction = state.transactions.get(body.transactionId);
+		if (!transaction) return reply.failure(404, 'Transaction not found');
+		if (body.orgId !== transaction.orgId) return reply.invalid(['"orgId" is invalid']);
+		const check = transactions.findCheckById(transaction, body.subType);
+		if (!check) return reply.invalid(['"subType" is not a verification of this transaction']);
+		if (check.state !== CHECK_STATES.insufficientData) return reply.invalid(['"subType" has no open insufficiency']);
+		const open = new Set(check.insufficiencies.map((item) => item.insufficiencyId));
+		const unknown = (body.dataToUpload.insufficiencyDataList || [])
+			.map((answer, index) => [answer.insufficiencyId, index])
+			.filter(([id]) => !open.has(id))
+			.map(([, index]) => `"dataToUpload.insufficiencyDataList[${index}].insufficiencyId" is not an open insufficiency of this verification`);
+		if (unknown.length) return reply.invalid(unknown);
+		check.resolutions.push({ dataToUpload: body.dataToUpload, at: nowIso() });
+		check.insufficiencies = [];
+		transactions.updateCheck(transaction, check.name, { state: CHECK_STATES.inProgress, at: nowIso() });
+		notifyAction(transaction, check, NOTIFICATION_ACTIONS.insufficiencyResolved);
+		return reply.success();
+	}
+
 	return [
 		{ method: 'GET', path: `${V}/purposes`, handler: listPurposes },
+		{ method: 'POST', path: `${V}/bgv/insufficiency`, body: 'json', handler: resolveInsufficiency },
 		{ method: 'POST', path: `${V}/ekyc-forms`, body: 'json', handler: createForm },
 		{ method: 'POST', path: `${V}/ekyc-forms/:formId/diy-candidate`, body: 'json', handler: createCandidate },
 		{ method: 'POST', path: `${V}/bgv/diy`, body: 'json', handler: submitVerification },

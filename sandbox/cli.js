@@ -15,12 +15,16 @@ async function main() {
 		generatedFileBytes: Math.round(Number(process.env.SANDBOX_GENERATED_FILE_MIB || 0) * 1024 * 1024),
 		// The API's 20 MiB limit on a request body, raised for the benchmark's large upload.
 		...(process.env.SANDBOX_MAX_BODY_MIB && { maxBodyBytes: Number(process.env.SANDBOX_MAX_BODY_MIB) * 1024 * 1024 }),
+		// 'name' (default) or 'id': what notifications carry as verificationId.
+		...(process.env.SANDBOX_NOTIFY_VERIFICATION_ID && { notifyVerificationId: process.env.SANDBOX_NOTIFY_VERIFICATION_ID }),
 	});
 
 	// Method, path and status only: header values (API keys) never reach the log.
 	sandbox.events.on('request', ({ method, path, status }) => console.log(`${method} ${path} -> ${status}`));
 	sandbox.events.on('delivery', ({ endpoint, payload, statusCode, error }) =>
-		console.log(`webhook ${payload.verificationId}=${payload.newState} -> ${endpoint} ${statusCode || `failed: ${error}`}`),
+		console.log(
+			`webhook ${payload.verificationId}=${payload.action || payload.newState} -> ${endpoint} ${statusCode || `failed: ${error}`}`,
+		),
 	);
 
 	const { baseUrl } = await sandbox.listen(port, host);

@@ -83,7 +83,23 @@ const FILE_CATEGORIES = [
 	'bgv-permanent-address-postal',
 ];
 
-const CHECK_STATES = { notStarted: 'NOT_STARTED', inProgress: 'IN_PROGRESS', completed: 'COMPLETED' };
+const CHECK_STATES = {
+	notStarted: 'NOT_STARTED',
+	inProgress: 'IN_PROGRESS',
+	completed: 'COMPLETED',
+	// From the provider's public documentation: a check waiting for the candidate's answers.
+	insufficientData: 'INSUFFICIENT_DATA',
+};
+
+/** From the provider's public documentation: the `action` of the insufficiency notifications. */
+const NOTIFICATION_ACTIONS = { insufficiencyRaised: 'insufficiency-raised', insufficiencyResolved: 'insufficiency-resolved' };
+
+/**
+ * What a notification's verificationId carries (POST /__sandbox/notifications, SANDBOX_NOTIFY_VERIFICATION_ID):
+ * the check's name (the sandbox's default, which its tests were written against) or the check's ID
+ * (its subType). Which one the real service sends is not settled by its public documentation.
+ */
+const VERIFICATION_ID_MODES = ['name', 'id'];
 
 const SIGNED_URL_LIFETIME_MINUTES = 180;
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -114,6 +130,9 @@ module.exports = {
 	ADDRESS_FIELDS,
 	FILE_CATEGORIES,
 	CHECK_STATES,
+	NOTIFICATION_ACTIONS,
+	VERIFICATION_ID_MODES,
+	deterministicObjectId,
 	SIGNED_URL_LIFETIME_MINUTES,
 	MAX_BODY_BYTES,
 	PURPOSES,

@@ -2,8 +2,11 @@
 
 const { createHash, randomBytes } = require('node:crypto');
 
+const { CHECK_STATES, NOTIFICATION_ACTIONS, VERIFICATION_ID_MODES } = require('./constants');
 const { reply } = require('./http-utils');
-const { validate, transitionSchema } = require('./validation');
+const ids = require('./ids');
+const transactions = require('./transactions');
+const { validate, transitionSchema, raiseInsufficiencySchema } = require('./validation');
 
 const MAX_GENERATED_FILE_BYTES = 512 * 1024 * 1024;
 const PDF_HEADER = Buffer.from('%PDF-1.4\n');
@@ -12,9 +15,9 @@ const invalidControl = (problems) => reply.failure(400, problems.join('/'));
 
 /**
  * Test and demo helpers under /__sandbox (no API key, plain JSON answers, never recorded).
- * deps: { requests, snapshot, clock, state, moveCheck, concurrency, files, setLatency }.
+ * deps: { requests, snapshot, clock, state, moveCheck, notifyAction, concurrency, files, setLatency }.
  */
-function createControlRoutes({ requests, snapshot, clock, state, moveCheck, concurrency, files, setLatency }) {
+function createControlRoutes({ requests, snapshot, clock, state, moveCheck, notifyAction, concurrency, files, setLatency }) {
 	function listRequests() {
 		return reply.json({ requests });
 	}
@@ -64,6 +67,44 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 		moveCheck(transaction, body.verificationName, body.newState);
 		const { transactionId, verificationName, newState } = body;
 		return reply.json({ transactionId, verificationName, newState });
+	}
+
+	/**
+	 * Raises an insufficiency on a check, as the real service does when it needs more from the
+	 * candidate: state INSUFFICIENT_DATA, open questions (item shape presumed), and a notification
+	 * { action: 'insufficiency-raised', transactionId, verificationId }.
+	 */
+	function raiseInsufficiency({ body }) {
+		const problems = validate(raiseInsufficiencySchema, body);
+		if (problems.length) return invalidControl(problems);
+		const transaction = state.transactions.get(body.transactionId);
+		if (!transaction) return reply.failure(404, 'Transaction not found');
+		const at = clock.now().toISOString();
+		const check = transactions.updateCheck(transaction, body.verificationName, { state: CHECK_STATES.insufficientData, at });
+		const asked = body.insufficiencies || [{ label: 'Please provide the missing detail', type: 'text' }];
+		check.insufficiencies = asked.map((item) => ({
+			insufficiencyId: item.insufficiencyId || ids.objectId(clock.now()),
+			label: item.label,
+			type: item.type || 'text',
+		}));
+		notifyAction(transaction, check, NOTIFICATION_ACTIONS.insufficiencyRaised);
+		return reply.json({
+			transactionId: transaction.transactionId,
+			verificationName: check.name,
+			verificationId: check.subType,
+			state: check.state,
+			insufficiencyData: check.insufficiencies,
+		});
+	}
+
+	/** What notifications carry as verificationId from now on: the check's name or its ID (subType). */
+	function setNotifications({ body }) {
+		const mode = body && body.verificationId;
+		if (!VERIFICATION_ID_MODES.includes(mode)) {
+			return invalidControl([`"verificationId" must be one of [${VERIFICATION_ID_MODES.join(', ')}]`]);
+		}
+		state.notifyVerificationId = mode;
+		return reply.json({ verificationId: mode });
 	}
 
 	/**
@@ -124,6 +165,8 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, conc
 		{ method: 'DELETE', path: '/__sandbox/concurrency', handler: resetConcurrency },
 		{ method: 'POST', path: '/__sandbox/clock', body: 'json', handler: advanceClock },
 		{ method: 'POST', path: '/__sandbox/transition', body: 'json', handler: transition },
+		{ method: 'POST', path: '/__sandbox/insufficiency', body: 'json', handler: raiseInsufficiency },
+		{ method: 'POST', path: '/__sandbox/notifications', body: 'json', handler: setNotifications },
 	];
 }
 

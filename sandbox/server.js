@@ -3,7 +3,7 @@
 const http = require('node:http');
 const { EventEmitter } = require('node:events');
 
-const { API_PREFIXES, MAX_BODY_BYTES, PURPOSES } = require('./constants');
+const { API_PREFIXES, MAX_BODY_BYTES, PURPOSES, VERIFICATION_ID_MODES } = require('./constants');
 const { reply, writeReply, readBody } = require('./http-utils');
 const { parseMultipart, summarizeMultipart } = require('./multipart');
 const { compileRoutes, matchRoute } = require('./router');
@@ -108,6 +108,8 @@ function createState() {
 		refusedNames: new Set(),
 		/** Path prefixes answered with a 502 gateway page for now (POST /__sandbox/failures). */
 		failingPaths: new Set(),
+		/** What notifications carry as verificationId: 'name' or 'id' (POST /__sandbox/notifications). */
+		notifyVerificationId: 'name',
 	};
 }
 
@@ -125,11 +127,16 @@ function createSandbox(options = {}) {
 		latencyMs = 0,
 		generatedFileBytes = 0,
 		maxBodyBytes = MAX_BODY_BYTES,
+		notifyVerificationId = 'name',
 	} = options;
+	if (!VERIFICATION_ID_MODES.includes(notifyVerificationId)) {
+		throw new Error(`notifyVerificationId must be one of ${VERIFICATION_ID_MODES.join(', ')}`);
+	}
 
 	const clock = createClock(now);
 	const events = new EventEmitter();
 	const state = createState();
+	state.notifyVerificationId = notifyVerificationId;
 	const requests = [];
 	let baseUrl;
 
@@ -158,9 +165,20 @@ function createSandbox(options = {}) {
 	const concurrency = createConcurrencyMeter();
 	const notifier = createNotifier({ state, clock, events, delayMs: notifyDelayMs });
 
+	/** The check's name or its ID (subType), as the sandbox is set to notify. */
+	const notifiedId = (check) => (state.notifyVerificationId === 'id' ? check.subType : check.name);
+
 	function moveCheck(transaction, verificationName, newState, request) {
-		transactions.updateCheck(transaction, verificationName, { state: newState, request, at: clock.now().toISOString() });
-		notifier.notify({ transactionId: transaction.transactionId, verificationId: verificationName, newState });
+		const check = transactions.updateCheck(transaction, verificationName, { state: newState, request, at: clock.now().toISOString() });
+		notifier.notify({ transactionId: transaction.transactionId, verificationId: notifiedId(check), newState });
+	}
+
+	/**
+	 * From the provider's public documentation: insufficiency notifications carry `action` and the
+	 * verificationId; that they carry the transactionId too is presumed.
+	 */
+	function notifyAction(transaction, check, action) {
+		notifier.notify({ action, transactionId: transaction.transactionId, verificationId: notifiedId(check) });
 	}
 
 	function snapshot() {
@@ -180,7 +198,7 @@ function createSandbox(options = {}) {
 		};
 	}
 
-	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck }));
+	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }));
 	const fileRoutes = compileRoutes(createFileRoutes({ files }));
 	const controlRoutes = compileRoutes(
 		createControlRoutes({
@@ -189,6 +207,7 @@ function createSandbox(options = {}) {
 			clock,
 			state,
 			moveCheck,
+			notifyAction,
 			concurrency,
 			files,
 			setLatency: (next) => {

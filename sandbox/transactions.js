@@ -1,10 +1,23 @@
 'use strict';
 
-const { CHECK_STATES } = require('./constants');
+const { CHECK_STATES, deterministicObjectId } = require('./constants');
 const { buildPdf } = require('./pdf');
 
-function newCheck(name) {
-	return { name, state: CHECK_STATES.notStarted, request: null, submittedAt: null, reportFileId: null };
+/**
+ * subType: the check's ID (24 hex, stable for a check of a transaction). insufficiencies: the open
+ * questions of an insufficiency (item shape presumed: { insufficiencyId, label, type }).
+ */
+function newCheck(transactionId, name) {
+	return {
+		name,
+		subType: deterministicObjectId(`check:${transactionId}:${name}`),
+		state: CHECK_STATES.notStarted,
+		request: null,
+		submittedAt: null,
+		reportFileId: null,
+		insufficiencies: [],
+		resolutions: [],
+	};
 }
 
 function createTransaction({ transactionId, orgId, form, candidate, at }) {
@@ -13,7 +26,7 @@ function createTransaction({ transactionId, orgId, form, candidate, at }) {
 		orgId,
 		formId: form._id,
 		candidate,
-		verificationList: form.verificationList.map((check) => newCheck(check.name)),
+		verificationList: form.verificationList.map((check) => newCheck(transactionId, check.name)),
 		reportFileId: null,
 		createdAt: at,
 		updatedAt: at,
@@ -21,6 +34,7 @@ function createTransaction({ transactionId, orgId, form, candidate, at }) {
 }
 
 const findCheck = (transaction, name) => transaction.verificationList.find((check) => check.name === name);
+const findCheckById = (transaction, subType) => transaction.verificationList.find((check) => check.subType === subType);
 
 /** NOT_STARTED until something moves, COMPLETED once every check is, IN_PROGRESS otherwise. */
 function overallState(transaction) {
@@ -37,7 +51,7 @@ function overallState(transaction) {
 function updateCheck(transaction, name, { state, request, at }) {
 	let check = findCheck(transaction, name);
 	if (!check) {
-		check = newCheck(name);
+		check = newCheck(transaction.transactionId, name);
 		transaction.verificationList.push(check);
 	}
 	check.state = state;
@@ -121,11 +135,13 @@ const CHECK_NOTES = {
 	[CHECK_STATES.notStarted]: 'Verification not started',
 	[CHECK_STATES.inProgress]: 'Verification in progress',
 	[CHECK_STATES.completed]: 'Verification completed',
+	[CHECK_STATES.insufficientData]: 'Insufficient data: the candidate must answer',
 };
 
 function checkView(check, reportUrl) {
 	return {
 		verificationName: check.name,
+		subType: check.subType,
 		state: check.state,
 		note: CHECK_NOTES[check.state] || `Verification ${check.state.toLowerCase()}`,
 		request: check.request,
@@ -133,12 +149,14 @@ function checkView(check, reportUrl) {
 		documentList: documentListOf(check),
 		reportData: null,
 		reportUrl,
+		insufficiencyData: check.insufficiencies,
 	};
 }
 
 module.exports = {
 	createTransaction,
 	findCheck,
+	findCheckById,
 	updateCheck,
 	overallState,
 	transactionReportUrl,

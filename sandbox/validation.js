@@ -321,6 +321,48 @@ function transactionQuerySchema({ orgId }) {
 	});
 }
 
+/**
+ * From the provider's public documentation: POST bgv/insufficiency. The lookups (transaction, orgId,
+ * subType, open insufficiency IDs) come after this shape check, in the route.
+ */
+const insufficiencyResolutionSchema = object({
+	transactionId: required(string()),
+	orgId: required(string()),
+	subType: required(string()),
+	dataToUpload: required(
+		object(
+			{
+				insufficiencyDataList: array(
+					object({ insufficiencyId: required(string()), value: required(string()) }),
+				),
+				documents: array(
+					object({
+						documentType: required(string()),
+						fileType: required(string({ valid: ['Url'] })),
+						fileName: required(string()),
+						document: required(object({ label: required(string()), url: required(string({ custom: httpUriProblem })) })),
+					}),
+				),
+			},
+			{
+				refine(data, path, errors) {
+					const count = (list) => (Array.isArray(list) ? list.length : 0);
+					if (count(data.insufficiencyDataList) + count(data.documents) === 0) {
+						errors.push(`${quote(path)} must contain at least one of [insufficiencyDataList, documents] with items`);
+					}
+				},
+			},
+		),
+	),
+});
+
+/** POST /__sandbox/insufficiency: items are optional (one presumed question when left out). */
+const raiseInsufficiencySchema = object({
+	transactionId: required(string()),
+	verificationName: required(string({ valid: SUBMISSION_VERIFICATION_NAMES })),
+	insufficiencies: array(object({ label: required(string()), type: string(), insufficiencyId: string() }), { min: 1 }),
+});
+
 const transitionSchema = object({
 	transactionId: required(string()),
 	verificationName: required(string({ valid: SUBMISSION_VERIFICATION_NAMES })),
@@ -338,4 +380,6 @@ module.exports = {
 	uploadQuerySchema,
 	transactionQuerySchema,
 	transitionSchema,
+	insufficiencyResolutionSchema,
+	raiseInsufficiencySchema,
 };

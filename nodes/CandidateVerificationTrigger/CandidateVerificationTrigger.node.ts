@@ -9,8 +9,21 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { isAuthentic } from './helpers/authentication';
 import { isRegistered, register, unregister } from './helpers/lifecycle';
-import { addTransactionDetails, notificationItem, passesFilters } from './helpers/payload';
-import { CHECK_STATES, FORM_VERIFICATION_NAMES } from '../CandidateVerification/helpers/constants';
+import {
+	applyChecksFilter,
+	EVENT_OPTIONS,
+	passesEventsAndStates,
+	type NotificationFilters,
+} from './helpers/filters';
+import { addTransactionDetails, notificationItem } from './helpers/payload';
+import {
+	CHECK_STATES,
+	NOTIFICATION_CHECK_OPTIONS,
+} from '../CandidateVerification/helpers/constants';
+
+const FILTERED = {
+	webhookResponse: { message: 'Notification received; not one this workflow starts on' },
+};
 
 export class CandidateVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +36,7 @@ export class CandidateVerificationTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{ ($parameter["checks"] || []).length || ($parameter["states"] || []).length ? "Filtered verification events" : "Every verification event" }}',
+			'={{ ($parameter["checks"] || []).length || ($parameter["states"] || []).length || ($parameter["events"] || []).length ? "Filtered verification events" : "Every verification event" }}',
 		description:
 			'Starts the workflow when the Candidate Verification Service posts a notification, e.g. a change of verification state',
 		defaults: {
@@ -54,13 +67,22 @@ export class CandidateVerificationTrigger implements INodeType {
 				default: '',
 			},
 			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				default: [],
+				options: EVENT_OPTIONS,
+				description:
+					'Start the workflow only for these kinds of notification. Empty: every notification. Other events are answered with 200 (as accepted ones) and start nothing.',
+			},
+			{
 				displayName: 'Checks',
 				name: 'checks',
 				type: 'multiOptions',
 				default: [],
-				options: [...FORM_VERIFICATION_NAMES],
+				options: [...NOTIFICATION_CHECK_OPTIONS],
 				description:
-					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. Other events are answered with 200 (as accepted ones) and start nothing.',
+					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. When the verificationId is a check’s ID rather than its name, the trigger reads the transaction and its checks’ status (Organisation ID of the credential) to find the check, adds checkName, and passes an event it cannot place with checkUnknown: true. Other events are answered with 200 (as accepted ones) and start nothing.',
 			},
 			{
 				displayName: 'New States',
@@ -69,7 +91,7 @@ export class CandidateVerificationTrigger implements INodeType {
 				default: [],
 				options: [...CHECK_STATES],
 				description:
-					'Start the workflow only when a check reaches one of these states (the notification’s newState). Empty: every state. Other events are answered with 200 (as accepted ones) and start nothing.',
+					'Start the workflow only when a check reaches one of these states (the notification’s newState). Empty: every state. With Events empty it applies to every notification; with Events set, to state changes only (insufficiency events pass it). Other events are answered with 200 (as accepted ones) and start nothing.',
 			},
 			{
 				displayName: 'Existing Webhook Configuration ID',
@@ -140,20 +162,19 @@ export class CandidateVerificationTrigger implements INodeType {
 			addTransactionDetails?: boolean;
 		};
 		const notification = await notificationItem.call(this, options.includeHeaders === true);
-		const filters = {
+		const filters: NotificationFilters = {
+			events: this.getNodeParameter('events', []) as string[],
 			checks: this.getNodeParameter('checks', []) as string[],
 			states: this.getNodeParameter('states', []) as string[],
 		};
-		if (!passesFilters(notification, filters)) {
-			// Answered 200 like an accepted one: filtering is the user's choice, not a failure to report to the service
-			// (whose delivery retry policy is not published).
-			return {
-				webhookResponse: { message: 'Notification received; not one this workflow starts on' },
-			};
-		}
+		// Answered 200 like an accepted one: filtering is the user's choice, not a failure to report to
+		// the service (whose delivery retry policy is not published).
+		if (!passesEventsAndStates(notification, filters)) return FILTERED;
+		const { item, transaction } = await applyChecksFilter.call(this, notification, filters.checks);
+		if (item === undefined) return FILTERED;
 		const json = options.addTransactionDetails
-			? await addTransactionDetails.call(this, notification)
-			: notification;
+			? await addTransactionDetails.call(this, item, transaction)
+			: item;
 		return { workflowData: [[{ json }]] };
 	}
 }

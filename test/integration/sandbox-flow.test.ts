@@ -7,6 +7,7 @@
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { runActionNode } from '../harness/run-node';
 
@@ -19,6 +20,8 @@ interface Sandbox {
 	listen(port?: number): Promise<{ baseUrl: string }>;
 	close(): Promise<void>;
 	sampleFileUrl: string;
+	baseUrl: string;
+	state: { deliveries: Array<{ endpoint: string; payload: IDataObject }> };
 	requests: Array<{ method: string; path: string; headers: IDataObject; body: unknown }>;
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<IDataObject[]>;
 }
@@ -323,5 +326,153 @@ describe('a candidate from form to report, against the sandbox', () => {
 			/^Submit a check for a candidate was rejected by the Candidate Verification Service: .*not found/,
 		);
 		expect(result.error?.description).toContain('(HTTP 404, code -1)');
+	});
+});
+
+describe('the insufficiency loop, against the sandbox', () => {
+	const ENDPOINT = 'http://127.0.0.1:9/insufficiency-hook';
+
+	/** Polls the deliveries to ENDPOINT until `count` concern this transaction (5 s deadline). */
+	async function deliveriesOf(transactionId: string, count: number) {
+		const deadline = Date.now() + 5000;
+		for (;;) {
+			const payloads = sandbox.state.deliveries
+				.filter((delivery) => delivery.endpoint === ENDPOINT)
+				.map((delivery) => delivery.payload)
+				.filter((payload) => payload.transactionId === transactionId);
+			if (payloads.length >= count || Date.now() > deadline) return payloads;
+			await sleep(20);
+		}
+	}
+
+	it('raise → Get Check Status shows it → Upload → Resolve Insufficiency → the check is in progress again; raised and resolved notified', async () => {
+		const purposes = await run({ resource: 'purpose', operation: 'getAll' });
+		const form = await run({
+			resource: 'form',
+			operation: 'create',
+			name: 'Insufficiency loop',
+			purpose: purposes.items[0].json._id as string,
+			checks: ['bgv-degree'],
+			userPaymentRequired: false,
+			visibility: 'private',
+		});
+		const profile = await run({
+			resource: 'profile',
+			operation: 'create',
+			formId: form.items[0].json._id as string,
+			name: 'Meera Iyer',
+			gender: 'Female',
+		});
+		const transactionId = profile.items[0].json.transactionId as string;
+		await run({
+			resource: 'webhookConfig',
+			operation: 'create',
+			endpoint: ENDPOINT,
+			apiKey: 'whsec-insufficiency',
+		});
+
+		const raised = await fetch(`${sandbox.baseUrl}/__sandbox/insufficiency`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				transactionId,
+				verificationName: 'bgv-degree',
+				insufficiencies: [{ label: 'Registration number', type: 'text' }],
+			}),
+		});
+		expect(raised.status).toBe(200);
+
+		const readCheck = () =>
+			run({
+				resource: 'transaction',
+				operation: 'getCheckStatus',
+				transactionId,
+				verificationName: 'bgv-degree',
+			});
+		const insufficient = (await readCheck()).items[0].json;
+		expect(insufficient).toMatchObject({
+			state: 'INSUFFICIENT_DATA',
+			verificationId: expect.stringMatching(/^[0-9a-f]{24}$/),
+			insufficiencies: [
+				{ insufficiencyId: expect.any(String), label: 'Registration number', type: 'text' },
+			],
+		});
+		const [question] = insufficient.insufficiencies as IDataObject[];
+
+		const upload = await run(
+			{
+				resource: 'file',
+				operation: 'upload',
+				binaryPropertyName: 'data',
+				fileCategory: 'bgv-degree',
+			},
+			[
+				{
+					__files: {
+						data: {
+							base64: Buffer.from('%PDF-1.4\n% degree\n%%EOF\n').toString('base64'),
+							fileName: 'degree.pdf',
+							mimeType: 'application/pdf',
+						},
+					},
+				},
+			],
+		);
+		const fileUrl = upload.items[0].json.fileUrl as string;
+
+		const resolved = await run({
+			resource: 'verification',
+			operation: 'resolveInsufficiency',
+			transactionId,
+			verificationId: insufficient.verificationId as string,
+			answers: {
+				answer: [{ insufficiencyId: question.insufficiencyId as string, value: '2012/0456789' }],
+			},
+			documents: {
+				document: [
+					{
+						documentType: 'EducationalCertificates',
+						fileName: 'degree.pdf',
+						label: 'Degree Certificate',
+						url: fileUrl,
+					},
+				],
+			},
+		});
+
+		expect(resolved.items[0].json).toEqual({
+			transactionId,
+			verificationId: insufficient.verificationId,
+			resolved: true,
+		});
+		expect(
+			sandbox.requests.filter((request) => request.path.endsWith('/bgv/insufficiency')).at(-1)
+				?.body,
+		).toEqual({
+			transactionId,
+			orgId: 'org-int',
+			subType: insufficient.verificationId,
+			dataToUpload: {
+				insufficiencyDataList: [
+					{ insufficiencyId: question.insufficiencyId, value: '2012/0456789' },
+				],
+				documents: [
+					{
+						documentType: 'EducationalCertificates',
+						fileType: 'Url',
+						fileName: 'degree.pdf',
+						document: { label: 'Degree Certificate', url: fileUrl },
+					},
+				],
+			},
+		});
+		expect((await readCheck()).items[0].json).toMatchObject({
+			state: 'IN_PROGRESS',
+			insufficiencies: [],
+		});
+		expect(await deliveriesOf(transactionId, 2)).toEqual([
+			{ action: 'insufficiency-raised', transactionId, verificationId: 'bgv-degree' },
+			{ action: 'insufficiency-resolved', transactionId, verificationId: 'bgv-degree' },
+		]);
 	});
 });

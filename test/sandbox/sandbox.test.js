@@ -812,6 +812,7 @@ describe('transaction status', () => {
 			message: 'Success',
 			data: {
 				verificationName: 'bgv-employment',
+				subType: expect.stringMatching(/^[0-9a-f]{24}$/),
 				state: 'IN_PROGRESS',
 				note: expect.any(String),
 				request: data,
@@ -819,6 +820,7 @@ describe('transaction status', () => {
 				documentList: [{ label: 'experienceletter', url: 'https://files.example/x.pdf' }],
 				reportData: null,
 				reportUrl: expect.stringMatching(new RegExp(`^${baseUrl}/private-files/[0-9a-f]+/report-${transactionId}-bgv-employment\\.pdf$`)),
+				insufficiencyData: [],
 			},
 		});
 		await submit(transactionId, 'bgv-police-clearance-certificate', { fileUrl: 'https://files.example/pcc.pdf' });
@@ -944,6 +946,155 @@ describe('control endpoints and recording', () => {
 		const { status, json } = await call('POST', '/__sandbox/clock', { apiKey: null, body: { advanceMinutes: '10' } });
 		expect(status).toBe(400);
 		expect(json).toEqual({ code: -1, message: '"advanceMinutes" must be a number' });
+	});
+});
+
+describe('insufficiency (from the provider public documentation; item shape presumed)', () => {
+	let receiver;
+
+	beforeEach(async () => {
+		receiver = await startReceiver();
+		await call('POST', `${V}/webhook-config`, { body: webhookBody(receiver.url()) });
+	});
+
+	afterEach(() => receiver.close());
+
+	const checkInfo = (name, txnId) => call('GET', `${V}/transactions/${name}/info?${new URLSearchParams({ orgId: ORG_ID, txnId })}`);
+	const raise = (body) => call('POST', '/__sandbox/insufficiency', { apiKey: null, body });
+	const resolve = (body) => call('POST', `${V}/bgv/insufficiency`, { body });
+
+	async function raised() {
+		const { transactionId } = await createTransaction();
+		const { json } = await raise({
+			transactionId,
+			verificationName: 'bgv-degree',
+			insufficiencies: [{ insufficiencyId: 'ins-1', label: 'Registration number', type: 'text' }, { label: 'Degree certificate', type: 'document' }],
+		});
+		return { transactionId, raisedAnswer: json };
+	}
+
+	const resolution = (transactionId, subType, overrides = {}) => ({
+		transactionId,
+		orgId: ORG_ID,
+		subType,
+		dataToUpload: {
+			insufficiencyDataList: [{ insufficiencyId: 'ins-1', value: '2012/0456789' }],
+			documents: [{ documentType: 'EducationalCertificates', fileType: 'Url', fileName: 'degree.pdf', document: { label: 'Degree', url: 'https://files.example/degree.pdf' } }],
+		},
+		...overrides,
+	});
+
+	test('every check has a stable 24-hex subType of its own', async () => {
+		const { transactionId } = await createTransaction();
+		const employment = (await checkInfo('bgv-employment', transactionId)).json.data;
+		const degree = (await checkInfo('bgv-degree', transactionId)).json.data;
+		expect(employment.subType).toMatch(/^[0-9a-f]{24}$/);
+		expect(degree.subType).not.toBe(employment.subType);
+		expect((await checkInfo('bgv-degree', transactionId)).json.data.subType).toBe(degree.subType);
+		expect(degree.insufficiencyData).toEqual([]);
+		await submit(transactionId, 'bgv-employment', employmentData());
+		expect((await checkInfo('bgv-employment', transactionId)).json.data.subType).toBe(employment.subType);
+	});
+
+	test('POST /__sandbox/insufficiency: INSUFFICIENT_DATA, open questions in the check status, an insufficiency-raised notification', async () => {
+		const { transactionId, raisedAnswer } = await raised();
+		const { json } = await checkInfo('bgv-degree', transactionId);
+
+		expect(raisedAnswer).toEqual({
+			transactionId,
+			verificationName: 'bgv-degree',
+			verificationId: json.data.subType,
+			state: 'INSUFFICIENT_DATA',
+			insufficiencyData: [
+				{ insufficiencyId: 'ins-1', label: 'Registration number', type: 'text' },
+				{ insufficiencyId: expect.stringMatching(/^[0-9a-f]{24}$/), label: 'Degree certificate', type: 'document' },
+			],
+		});
+		expect(json.data).toMatchObject({ state: 'INSUFFICIENT_DATA', insufficiencyData: raisedAnswer.insufficiencyData });
+		await sandbox.waitForDeliveries(1);
+		expect(receiver.received.map((request) => request.body)).toEqual([{ action: 'insufficiency-raised', transactionId, verificationId: 'bgv-degree' }]);
+
+		expect((await raise({ transactionId, verificationName: 'nope' })).status).toBe(400);
+		expect((await raise({ transactionId: 'TXNNONE', verificationName: 'bgv-degree' })).status).toBe(404);
+		const defaulted = await raise({ transactionId, verificationName: 'bgv-employment' });
+		expect(defaulted.json.insufficiencyData).toEqual([{ insufficiencyId: expect.stringMatching(/^[0-9a-f]{24}$/), label: 'Please provide the missing detail', type: 'text' }]);
+	});
+
+	test('POST bgv/insufficiency resolves: IN_PROGRESS again, no open questions, an insufficiency-resolved notification', async () => {
+		const { transactionId, raisedAnswer } = await raised();
+		const answer = await resolve(resolution(transactionId, raisedAnswer.verificationId));
+
+		expect(answer.json).toEqual({ code: 0, message: 'Success' });
+		const { json } = await checkInfo('bgv-degree', transactionId);
+		expect(json.data).toMatchObject({ state: 'IN_PROGRESS', insufficiencyData: [] });
+		await sandbox.waitForDeliveries(2);
+		expect(receiver.received.map((request) => request.body)).toEqual([
+			{ action: 'insufficiency-raised', transactionId, verificationId: 'bgv-degree' },
+			{ action: 'insufficiency-resolved', transactionId, verificationId: 'bgv-degree' },
+		]);
+		// Resolved: the same answer again finds nothing open.
+		expect((await resolve(resolution(transactionId, raisedAnswer.verificationId))).json).toEqual({ code: -1, message: '"subType" has no open insufficiency' });
+	});
+
+	test('POST bgv/insufficiency is strict: shape, organisation, check ID, open IDs, Url documents (code -1)', async () => {
+		const { transactionId, raisedAnswer } = await raised();
+		const subType = raisedAnswer.verificationId;
+		const cases = [
+			[{}, '"transactionId" is required/"orgId" is required/"subType" is required/"dataToUpload" is required'],
+			[resolution(transactionId, subType, { dataToUpload: { insufficiencyDataList: [], documents: [] } }), '"dataToUpload" must contain at least one of [insufficiencyDataList, documents] with items'],
+			[
+				resolution(transactionId, subType, {
+					dataToUpload: { documents: [{ documentType: 'Other', fileType: 'Base64', fileName: 'a.pdf', document: { label: 'A', url: 'not a url' } }] },
+				}),
+				'"dataToUpload.documents[0].fileType" must be [Url]/"dataToUpload.documents[0].document.url" must be a valid uri',
+			],
+			[resolution(transactionId, subType, { orgId: 'other-org' }), '"orgId" is invalid'],
+			[resolution(transactionId, 'bgv-degree'), '"subType" is not a verification of this transaction'],
+			[
+				resolution(transactionId, subType, { dataToUpload: { insufficiencyDataList: [{ insufficiencyId: 'ins-9', value: 'x' }] } }),
+				'"dataToUpload.insufficiencyDataList[0].insufficiencyId" is not an open insufficiency of this verification',
+			],
+		];
+		for (const [body, message] of cases) {
+			const { status, json } = await resolve(body);
+			expect(status).toBe(200);
+			expect(json).toEqual({ code: -1, message });
+		}
+		const unknown = await resolve(resolution('TXNNONE', subType));
+		expect(unknown.status).toBe(404);
+		expect(unknown.json).toEqual({ code: -1, message: 'Transaction not found' });
+		const employmentId = (await checkInfo('bgv-employment', transactionId)).json.data.subType;
+		expect((await resolve(resolution(transactionId, employmentId))).json).toEqual({ code: -1, message: '"subType" has no open insufficiency' });
+		expect((await checkInfo('bgv-degree', transactionId)).json.data.state).toBe('INSUFFICIENT_DATA');
+	});
+
+	test('POST /__sandbox/notifications: verificationId carries the check ID (subType) or, the default, its name', async () => {
+		const { transactionId } = await createTransaction();
+		const degreeId = (await checkInfo('bgv-degree', transactionId)).json.data.subType;
+
+		expect((await call('POST', '/__sandbox/notifications', { apiKey: null, body: { verificationId: 'id' } })).json).toEqual({ verificationId: 'id' });
+		await call('POST', '/__sandbox/transition', { apiKey: null, body: { transactionId, verificationName: 'bgv-degree', newState: 'COMPLETED' } });
+		await sandbox.waitForDeliveries(1);
+		await raise({ transactionId, verificationName: 'bgv-degree' });
+		await sandbox.waitForDeliveries(2);
+		await call('POST', '/__sandbox/notifications', { apiKey: null, body: { verificationId: 'name' } });
+		await call('POST', '/__sandbox/transition', { apiKey: null, body: { transactionId, verificationName: 'bgv-degree', newState: 'IN_PROGRESS' } });
+		await sandbox.waitForDeliveries(3);
+
+		expect(receiver.received.map((request) => request.body)).toEqual([
+			{ transactionId, verificationId: degreeId, newState: 'COMPLETED' },
+			{ action: 'insufficiency-raised', transactionId, verificationId: degreeId },
+			{ transactionId, verificationId: 'bgv-degree', newState: 'IN_PROGRESS' },
+		]);
+		const invalid = await call('POST', '/__sandbox/notifications', { apiKey: null, body: { verificationId: 'subType' } });
+		expect(invalid.status).toBe(400);
+		expect(invalid.json.message).toBe('"verificationId" must be one of [name, id]');
+	});
+
+	test('createSandbox({ notifyVerificationId: "id" }) starts in that mode; an unknown mode is refused', async () => {
+		const other = createSandbox({ apiKey: API_KEY, orgId: ORG_ID, notifyVerificationId: 'id' });
+		expect(other.state.notifyVerificationId).toBe('id');
+		expect(() => createSandbox({ notifyVerificationId: 'subType' })).toThrow('notifyVerificationId must be one of name, id');
 	});
 });
 

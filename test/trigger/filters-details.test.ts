@@ -1,7 +1,13 @@
 import nock from 'nock';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
-import { TEST_API_KEY, TEST_BASE_URL } from '../harness/credentials-helper';
+import {
+	TEST_API_KEY,
+	TEST_BASE_URL,
+	TEST_CREDENTIALS,
+	TestCredentialsHelper,
+} from '../harness/credentials-helper';
 import { useFakeService } from './fake-service';
 import type { IncomingNotification } from './trigger-harness';
 import { TriggerHarness } from './trigger-harness';
@@ -9,8 +15,11 @@ import { TriggerHarness } from './trigger-harness';
 const STATUS_PATH = '/verification/api/1.0/transactions/info';
 const currentService = useFakeService();
 
-async function activeTrigger(parameters = {}) {
-	const trigger = new TriggerHarness(parameters);
+async function activeTrigger(parameters = {}, credentials?: ICredentialDataDecryptedObject) {
+	const trigger = new TriggerHarness(
+		parameters,
+		credentials && { credentialsHelper: new TestCredentialsHelper(credentials) },
+	);
 	await trigger.activate();
 	const secret = String(currentService().requests.at(-1)!.body.apiKey);
 	const post = (body: object): IncomingNotification => ({
@@ -146,6 +155,270 @@ describe('option: Add Transaction Details', () => {
 
 		expect(delivery.items).toEqual([]);
 		expect(lookup.isDone()).toBe(false);
+	});
+});
+
+const insufficiency = (action: string, verificationId = 'bgv-degree') => ({
+	action,
+	transactionId: 'TXN-1',
+	verificationId,
+});
+
+/** How many items each notification started, delivered one after another. */
+async function itemsStarted(active: Awaited<ReturnType<typeof activeTrigger>>, bodies: object[]) {
+	const counts = [];
+	for (const body of bodies)
+		counts.push((await active.trigger.deliver(active.post(body))).items.length);
+	return counts;
+}
+
+describe('filter: Events, and New States with insufficiency events', () => {
+	test('Events chooses the kinds of notification; empty lets every kind through', async () => {
+		const raisedOnly = await activeTrigger({ events: ['insufficiency-raised'] });
+		const all = await activeTrigger({ events: [] });
+		const notifications = [
+			insufficiency('insufficiency-raised'),
+			insufficiency('insufficiency-resolved'),
+			event('bgv-degree', 'COMPLETED'),
+			{ hello: 'world' },
+		];
+
+		expect(await itemsStarted(raisedOnly, notifications)).toEqual([1, 0, 0, 0]);
+		expect(await itemsStarted(all, notifications)).toEqual([1, 1, 1, 1]);
+	});
+
+	test('New States filters state changes only when Events is set; with Events empty it filters every notification, as before', async () => {
+		const withEvents = await activeTrigger({
+			events: ['stateChange', 'insufficiency-raised'],
+			states: ['COMPLETED'],
+		});
+		const statesOnly = await activeTrigger({ states: ['COMPLETED'] });
+		const notifications = [
+			insufficiency('insufficiency-raised'),
+			event('bgv-degree', 'COMPLETED'),
+			event('bgv-degree', 'IN_PROGRESS'),
+			insufficiency('insufficiency-resolved'),
+		];
+
+		expect(await itemsStarted(withEvents, notifications)).toEqual([1, 1, 0, 0]);
+		expect(await itemsStarted(statesOnly, notifications)).toEqual([0, 1, 0, 0]);
+	});
+
+	test('INSUFFICIENT_DATA is a New State to filter on', async () => {
+		const { trigger, post } = await activeTrigger({ states: ['INSUFFICIENT_DATA'] });
+
+		const insufficient = await trigger.deliver(post(event('bgv-degree', 'INSUFFICIENT_DATA')));
+		const completed = await trigger.deliver(post(event('bgv-degree', 'COMPLETED')));
+
+		expect(insufficient.items).toEqual([
+			{ ...event('bgv-degree', 'INSUFFICIENT_DATA'), receivedAt: expect.any(String) },
+		]);
+		expect(completed.items).toEqual([]);
+	});
+});
+
+describe('filter: Checks by name or by check ID', () => {
+	const CHECK_PATH = (name: string) => `/verification/api/1.0/transactions/${name}/info`;
+	const IDS: Record<string, string> = {
+		'bgv-employment': 'e00000000000000000000001',
+		'bgv-degree': 'd00000000000000000000002',
+		'bgv-cibil': 'c00000000000000000000003',
+	};
+	const transaction = {
+		transactionId: 'TXN-1',
+		candidate: { name: 'Asha Verma' },
+		verificationList: Object.keys(IDS).map((name) => ({ name, state: 'IN_PROGRESS' })),
+		state: 'IN_PROGRESS',
+		report: 'r',
+	};
+
+	/** The transaction and its checks' status; every read recorded. `answers` overrides one check's. */
+	function serviceWithChecks(answers: Record<string, [number, IDataObject]> = {}) {
+		const reads: string[] = [];
+		const scope = nock(TEST_BASE_URL).persist();
+		scope
+			.get(STATUS_PATH)
+			.query({ orgId: 'org-123', txnId: 'TXN-1' })
+			.reply(() => {
+				reads.push('transaction');
+				return [200, { code: 0, message: 'Success', data: transaction }];
+			});
+		for (const name of Object.keys(IDS)) {
+			scope
+				.get(CHECK_PATH(name))
+				.query({ orgId: 'org-123', txnId: 'TXN-1' })
+				.reply(() => {
+					reads.push(name);
+					return (
+						answers[name] ?? [
+							200,
+							{ code: 0, message: 'Success', data: { verificationName: name, subType: IDS[name] } },
+						]
+					);
+				});
+		}
+		return reads;
+	}
+
+	test('the option list names both police checks and the extended address names, sorted', () => {
+		const checks = new CandidateVerificationTrigger().description.properties.find(
+			(property: INodeProperties) => property.name === 'checks',
+		)!;
+		const options = checks.options as Array<{ name: string; value: string }>;
+		const labels = options.map((option) => option.name);
+		expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
+		expect(options.filter((option) => /police|extended/i.test(option.name))).toEqual([
+			expect.objectContaining({
+				name: 'Local Extended Address',
+				value: 'bgv-local-extended-address',
+			}),
+			expect.objectContaining({
+				name: 'Permanent Extended Address',
+				value: 'bgv-permanent-extended-address',
+			}),
+			expect.objectContaining({
+				name: 'Police Clearance Certificate',
+				value: 'bgv-police-clearance-certificate',
+			}),
+			expect.objectContaining({
+				name: 'Police Verification (Address)',
+				value: 'bgv-police-verification',
+			}),
+		]);
+	});
+
+	test('a digital address check and its extended name match each other; the certificate alone does not catch Police Verification', async () => {
+		const digital = await activeTrigger({ checks: ['bgv-local-address-digital'] });
+		const certificate = await activeTrigger({ checks: ['bgv-police-clearance-certificate'] });
+
+		const extended = await digital.trigger.deliver(
+			digital.post(event('bgv-local-extended-address', 'COMPLETED')),
+		);
+		const permanent = await digital.trigger.deliver(
+			digital.post(event('bgv-permanent-extended-address', 'COMPLETED')),
+		);
+		const police = await certificate.trigger.deliver(
+			certificate.post(event('bgv-police-verification', 'COMPLETED')),
+		);
+
+		expect(extended.items).toHaveLength(1);
+		expect(permanent.items).toEqual([]);
+		expect(police.items).toEqual([]);
+	});
+
+	test('a check name is filtered without any read', async () => {
+		const reads = serviceWithChecks();
+		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
+
+		await trigger.deliver(post(event('bgv-degree', 'COMPLETED')));
+		await trigger.deliver(post(event('bgv-cibil', 'COMPLETED')));
+
+		expect(reads).toEqual([]);
+	});
+
+	test('a check ID of a chosen check: the transaction, then the chosen check first; stops at the match and adds checkName', async () => {
+		const reads = serviceWithChecks();
+		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
+		const raised = insufficiency('insufficiency-raised', IDS['bgv-degree']);
+
+		const delivery = await trigger.deliver(post(raised));
+
+		expect(reads).toEqual(['transaction', 'bgv-degree']);
+		expect(delivery.items).toEqual([
+			{ ...raised, receivedAt: expect.any(String), checkName: 'bgv-degree' },
+		]);
+	});
+
+	test('a check ID of another check: at most one read per check of the transaction, then filtered out', async () => {
+		const reads = serviceWithChecks();
+		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
+
+		const delivery = await trigger.deliver(post(event(IDS['bgv-cibil'], 'COMPLETED')));
+
+		expect(reads).toEqual(['transaction', 'bgv-degree', 'bgv-employment', 'bgv-cibil']);
+		expect(delivery.items).toEqual([]);
+		expect(delivery.result.webhookResponse).toEqual({
+			message: 'Notification received; not one this workflow starts on',
+		});
+	});
+
+	test('the public double-wrapped check status is read too; a failed read of one check does not stop the search', async () => {
+		const reads = serviceWithChecks({
+			'bgv-degree': [200, { code: -1, message: 'Temporarily unavailable' }],
+			'bgv-cibil': [
+				200,
+				{
+					code: 0,
+					message: 'Success',
+					data: { data: [{ name: 'bgv-cibil', subType: IDS['bgv-cibil'] }] },
+				},
+			],
+		});
+		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree', 'bgv-cibil'] });
+
+		const delivery = await trigger.deliver(post(event(IDS['bgv-cibil'], 'COMPLETED')));
+
+		expect(reads).toEqual(['transaction', 'bgv-degree', 'bgv-cibil']);
+		expect(delivery.items[0].checkName).toBe('bgv-cibil');
+	});
+
+	test('an ID no check has: passed through with checkUnknown and the reason, every check read once', async () => {
+		const reads = serviceWithChecks({
+			'bgv-cibil': [200, { code: -1, message: 'Temporarily unavailable' }],
+		});
+		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
+		const raised = insufficiency('insufficiency-raised', 'f00000000000000000000009');
+
+		const delivery = await trigger.deliver(post(raised));
+
+		expect(reads).toEqual(['transaction', 'bgv-degree', 'bgv-employment', 'bgv-cibil']);
+		expect(delivery.items).toEqual([
+			{
+				...raised,
+				receivedAt: expect.any(String),
+				checkUnknown: true,
+				checkUnknownReason:
+					'no check of transaction TXN-1 has the verificationId f00000000000000000000009 (3 checks read); reads that failed: bgv-cibil: Get the status of one check was rejected by the Candidate Verification Service: Temporarily unavailable',
+			},
+		]);
+	});
+
+	test('without an Organisation ID in the credential: passed through with checkUnknown, nothing read', async () => {
+		const reads = serviceWithChecks();
+		const { trigger, post } = await activeTrigger(
+			{ checks: ['bgv-degree'] },
+			{ ...TEST_CREDENTIALS, orgId: '' },
+		);
+
+		const delivery = await trigger.deliver(post(event(IDS['bgv-degree'], 'COMPLETED')));
+
+		expect(reads).toEqual([]);
+		expect(delivery.items).toEqual([
+			{
+				...event(IDS['bgv-degree'], 'COMPLETED'),
+				receivedAt: expect.any(String),
+				checkUnknown: true,
+				checkUnknownReason:
+					'could not read the transaction: set the Organisation ID in the credential',
+			},
+		]);
+	});
+
+	test('with Add Transaction Details the transaction read for the check is reused (read once)', async () => {
+		const reads = serviceWithChecks();
+		const { trigger, post } = await activeTrigger({
+			checks: ['bgv-degree'],
+			options: { addTransactionDetails: true },
+		});
+
+		const delivery = await trigger.deliver(post(event(IDS['bgv-degree'], 'COMPLETED')));
+
+		expect(reads).toEqual(['transaction', 'bgv-degree']);
+		expect(delivery.items[0]).toMatchObject({
+			checkName: 'bgv-degree',
+			candidateName: 'Asha Verma',
+			transaction,
+		});
 	});
 });
 

@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
-import * as transport from '../../nodes/CandidateVerification/transport';
+import { failRequest } from '../harness/fail-request';
 import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { outputJson, runActionNode } from '../harness/run-node';
@@ -47,20 +47,6 @@ const runRows = (
 	store: DeduplicationStore,
 	extra: Partial<Parameters<typeof runActionNode>[0]> = {},
 ) => runActionNode({ items: rows(count), parameters, deduplicationStore: store, ...extra });
-
-/** Request number `failing` (1-based) of the runs that follow fails as n8n's request helper throws it. */
-function failRequest(failing: number, failure: { code: string; message: string }) {
-	const send = transport.sendWithCredential;
-	let count = 0;
-	return jest.spyOn(transport, 'sendWithCredential').mockImplementation(async function (
-		this: unknown,
-		...args
-	) {
-		count += 1;
-		if (count === failing) throw Object.assign(new Error(failure.message), { code: failure.code });
-		return await send.apply(this as never, args);
-	});
-}
 
 /** The service accepts every candidate, with a transaction ID per name; `reject` refuses some. */
 function acceptingService(

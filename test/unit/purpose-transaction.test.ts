@@ -111,7 +111,8 @@ describe('Transaction (from the provider public documentation)', () => {
 		});
 
 		expect(requests).toHaveLength(1);
-		expect(outputJson(result)).toEqual([check]);
+		// Every field of the answer unchanged, plus the check's ID and insufficiencies (none here).
+		expect(outputJson(result)).toEqual([{ ...check, verificationId: null, insufficiencies: [] }]);
 	});
 
 	it('names the missing organisation ID before sending anything', async () => {

@@ -25,7 +25,10 @@ export const OPERATIONS: Record<string, Record<string, OperationModule>> = {
 	profile: { create: profile.create },
 	purpose: { getAll: purpose.getAll },
 	transaction: { getStatus: transaction.getStatus, getCheckStatus: transaction.getCheckStatus },
-	verification: { submit: verification.submit },
+	verification: {
+		submit: verification.submit,
+		resolveInsufficiency: verification.resolveInsufficiency,
+	},
 	webhookConfig: { create: webhookConfig.create, update: webhookConfig.update },
 };
 

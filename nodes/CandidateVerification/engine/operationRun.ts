@@ -70,7 +70,8 @@ function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
 	return error;
 }
 
-function fillPath(path: string, parameters: Record<string, string> = {}): string {
+/** The path with its `:name` placeholders filled (each value URL-encoded); also used by the trigger. */
+export function fillPath(path: string, parameters: Record<string, string> = {}): string {
 	return path.replace(/:([A-Za-z]+)/g, (placeholder, name: string) =>
 		name in parameters ? encodeURIComponent(parameters[name]) : placeholder,
 	);

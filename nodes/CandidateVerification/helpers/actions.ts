@@ -15,4 +15,6 @@ export const ACTIONS = {
 	verificationSubmit: 'Submit a check for a candidate',
 	webhookConfigCreate: 'Create a webhook configuration',
 	webhookConfigUpdate: 'Update a webhook configuration',
+	// Issue 34: the insufficiency loop.
+	verificationResolveInsufficiency: 'Resolve an insufficiency of a check',
 } as const;

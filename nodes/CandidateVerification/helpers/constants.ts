@@ -24,6 +24,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const CHECK_STATES = [
 	{ name: 'Completed', value: 'COMPLETED' },
 	{ name: 'In Progress', value: 'IN_PROGRESS' },
+	{ name: 'Insufficient Data', value: 'INSUFFICIENT_DATA' },
 	{ name: 'Not Started', value: 'NOT_STARTED' },
 ];
 
@@ -237,3 +238,65 @@ export function checkLabelV2(value: string): string {
 	const option = CHECK_OPTIONS_V2.find((candidate) => candidate.value === value);
 	return option?.name ?? checkLabel(value);
 }
+
+// ---- Issue 34: the insufficiency loop and the trigger's check filter ----------------------------
+
+/** From the provider's public documentation: answers and documents for a check's insufficiency. */
+export const INSUFFICIENCY_PATH = `${VERIFICATION_API}/bgv/insufficiency`;
+
+/** From the provider's public documentation: the only document type of an insufficiency document. */
+export const INSUFFICIENCY_FILE_TYPE = 'Url';
+
+/** documentType samples of the provider's public documentation; others are accepted by expression. */
+export const INSUFFICIENCY_DOCUMENT_TYPES = [
+	{ name: 'Educational Certificates', value: 'EducationalCertificates' },
+	{ name: 'Other', value: 'Other' },
+];
+
+/** Notification `action` values of the provider's public documentation. */
+export const INSUFFICIENCY_RAISED = 'insufficiency-raised';
+export const INSUFFICIENCY_RESOLVED = 'insufficiency-resolved';
+
+const LOCAL_EXTENDED_ADDRESS = DIGITAL_ADDRESS_SUBMISSION_NAMES['bgv-local-address-digital'];
+const PERMANENT_EXTENDED_ADDRESS = DIGITAL_ADDRESS_SUBMISSION_NAMES['bgv-permanent-address-digital'];
+
+/**
+ * The trigger's Checks filter: the other names a chosen check also matches. The service's public
+ * pages call the digital address checks by two names; Police Verification also matches the
+ * certificate, which earlier versions of Verification → Submit sent for it (saved filters keep
+ * their events).
+ */
+export const CHECK_FILTER_ALSO_MATCHES: Readonly<Record<string, readonly string[]>> = {
+	'bgv-local-address-digital': [LOCAL_EXTENDED_ADDRESS],
+	[LOCAL_EXTENDED_ADDRESS]: ['bgv-local-address-digital'],
+	'bgv-permanent-address-digital': [PERMANENT_EXTENDED_ADDRESS],
+	[PERMANENT_EXTENDED_ADDRESS]: ['bgv-permanent-address-digital'],
+	[POLICE_VERIFICATION]: [POLICE_CLEARANCE_CERTIFICATE],
+};
+
+/**
+ * The trigger's Checks filter: every check name a notification may carry, sorted by label. Both
+ * police checks are listed (they are different checks), and the digital address checks' other names.
+ */
+export const NOTIFICATION_CHECK_OPTIONS: readonly CheckOption[] = byName([
+	...FORM_VERIFICATION_NAMES.map((option) =>
+		option.value === POLICE_VERIFICATION
+			? check(
+					POLICE_VERIFICATION,
+					'Police Verification (Address)',
+					`Also matches ${POLICE_CLEARANCE_CERTIFICATE}, which earlier versions submitted for it`,
+				)
+			: option,
+	),
+	check(POLICE_CLEARANCE_CERTIFICATE, 'Police Clearance Certificate'),
+	check(
+		LOCAL_EXTENDED_ADDRESS,
+		'Local Extended Address',
+		'Another name of Local Address (Digital); each matches both',
+	),
+	check(
+		PERMANENT_EXTENDED_ADDRESS,
+		'Permanent Extended Address',
+		'Another name of Permanent Address (Digital); each matches both',
+	),
+]);

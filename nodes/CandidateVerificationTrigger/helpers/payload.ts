@@ -3,7 +3,6 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { ACTIONS } from '../../CandidateVerification/helpers/actions';
 import {
 	CREDENTIAL_TYPE,
-	submissionName,
 	TRANSACTION_STATUS_PATH,
 } from '../../CandidateVerification/helpers/constants';
 import { serviceRequest } from '../../CandidateVerification/transport';
@@ -66,47 +65,40 @@ export async function notificationItem(
 	};
 }
 
-export interface NotificationFilters {
-	checks?: string[];
-	states?: string[];
-}
-
 /**
- * True when the notification is one the user asked for. An empty filter lets everything through;
- * a notification without the filtered field does not pass a set filter.
+ * Reads the transaction a notification names with Transaction → Get Status's request (organisation
+ * ID from the credential). Throws an Error saying what is missing or what the service answered.
  */
-export function passesFilters(item: IDataObject, filters: NotificationFilters): boolean {
-	const checks = (filters.checks ?? []).map(submissionName);
-	if (checks.length > 0) {
-		const check =
-			typeof item.verificationId === 'string' ? submissionName(item.verificationId) : '';
-		if (!checks.includes(check)) return false;
-	}
-	const states = filters.states ?? [];
-	if (states.length > 0 && !states.includes(String(item.newState ?? ''))) return false;
-	return true;
+export async function readTransaction(
+	this: IWebhookFunctions,
+	item: IDataObject,
+): Promise<{ query: { orgId: string; txnId: string }; transaction: IDataObject }> {
+	const txnId = typeof item.transactionId === 'string' ? item.transactionId.trim() : '';
+	if (txnId === '') throw new Error('the notification has no transactionId');
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const orgId = String(credentials.orgId ?? '').trim();
+	if (orgId === '') throw new Error('set the Organisation ID in the credential');
+	const query = { orgId, txnId };
+	const envelope = await serviceRequest.call(this, ACTIONS.transactionGetStatus, {
+		method: 'GET',
+		path: TRANSACTION_STATUS_PATH,
+		qs: query,
+	});
+	return { query, transaction: envelope.data ?? {} };
 }
 
 /**
  * Adds the candidate's name, the overall state and the report URL, read with Transaction → Get
- * Status's request. A failed read never loses the notification: the item carries the error instead.
+ * Status's request (or taken from `transaction`, when this event already read it). A failed read
+ * never loses the notification: the item carries the error instead.
  */
 export async function addTransactionDetails(
 	this: IWebhookFunctions,
 	item: IDataObject,
+	alreadyRead?: IDataObject,
 ): Promise<IDataObject> {
 	try {
-		const transactionId = typeof item.transactionId === 'string' ? item.transactionId.trim() : '';
-		if (transactionId === '') throw new Error('the notification has no transactionId');
-		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const orgId = String(credentials.orgId ?? '').trim();
-		if (orgId === '') throw new Error('set the Organisation ID in the credential');
-		const envelope = await serviceRequest.call(this, ACTIONS.transactionGetStatus, {
-			method: 'GET',
-			path: TRANSACTION_STATUS_PATH,
-			qs: { orgId, txnId: transactionId },
-		});
-		const transaction = envelope.data ?? {};
+		const transaction = alreadyRead ?? (await readTransaction.call(this, item)).transaction;
 		const candidate = (transaction.candidate ?? {}) as IDataObject;
 		return {
 			...item,

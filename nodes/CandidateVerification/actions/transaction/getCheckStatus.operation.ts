@@ -9,6 +9,7 @@ import {
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
 } from '../../helpers/constants';
+import { checkStatusOutput } from '../../helpers/checkStatus';
 import { buildStatusQuery, organisationIdField } from './shared';
 
 // Transaction ID is declared with Verification → Submit's fields.
@@ -46,5 +47,7 @@ export const operation: OperationDefinition = {
 		);
 		return { ...buildStatusQuery(input), pathParameters: { verificationName: check ?? '' } };
 	},
-	output: (data) => data,
+	// The answer's fields, plus verificationId and insufficiencies (one item per check when the
+	// service answers a list, as its public documentation shows).
+	output: checkStatusOutput,
 };

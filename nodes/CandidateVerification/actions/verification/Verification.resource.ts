@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ACTIONS } from '../../helpers/actions';
 import { operationSelector } from '../../helpers/descriptions';
+import * as resolveInsufficiency from './resolveInsufficiency.operation';
 import * as submit from './submit.operation';
 
-export { submit };
+export { resolveInsufficiency, submit };
 
 export const description: INodeProperties[] = [
 	operationSelector('verification', [
@@ -15,6 +16,14 @@ export const description: INodeProperties[] = [
 			description:
 				'Submit the data of one check for a candidate; creates a submission at the service, which starts (and may bill) the check',
 		},
+		{
+			name: 'Resolve Insufficiency',
+			value: 'resolveInsufficiency',
+			action: ACTIONS.verificationResolveInsufficiency,
+			description:
+				'Send the answers and documents a check in INSUFFICIENT_DATA asks for to the service. A row is the request it sends (transaction, organisation, check ID, answers, documents): Duplicate Protection does not send the same row twice.',
+		},
 	]),
 	...submit.description,
+	...resolveInsufficiency.description,
 ];

@@ -141,7 +141,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		displayOptions: {
 			show: {
 				resource: ['verification', 'transaction'],
-				operation: ['submit', 'getStatus', 'getCheckStatus'],
+				operation: ['submit', 'getStatus', 'getCheckStatus', 'resolveInsufficiency'],
 			},
 		},
 	}),

@@ -1,0 +1,43 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * How a check status answer (GET …/transactions/<check>/info) is read, in one place for
+ * Transaction → Get Check Status and the trigger. From the provider's public documentation: the
+ * envelope's `data.data` is a list with one item per check of that name, each with `subType` (the
+ * check's verificationId) and `insufficiencyData` (what the candidate must answer; item shape not
+ * shown). The sandbox answers one flat check object with the same fields.
+ */
+export const CHECK_ID_FIELD = 'subType';
+export const INSUFFICIENCY_DATA_FIELD = 'insufficiencyData';
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The check items of an answer: the double-wrapped list when it has items, else the data itself. */
+export function checkItemsOf(data: IDataObject): IDataObject[] {
+	const list = Array.isArray(data.data) ? data.data.filter(isObject) : [];
+	return list.length > 0 ? list : [data];
+}
+
+/** The check's verificationId (its `subType`), null when the answer has none. */
+export function verificationIdOf(item: IDataObject): string | null {
+	const id = item[CHECK_ID_FIELD];
+	return typeof id === 'string' && id !== '' ? id : null;
+}
+
+/** The service's insufficiency list unchanged; [] when absent. */
+export function insufficienciesOf(item: IDataObject): IDataObject[] {
+	const list = item[INSUFFICIENCY_DATA_FIELD];
+	if (list === undefined || list === null) return [];
+	return (Array.isArray(list) ? list : [list]) as IDataObject[];
+}
+
+/** One output per check item: its fields plus verificationId and insufficiencies. */
+export function checkStatusOutput(data: IDataObject): IDataObject[] {
+	return checkItemsOf(data).map((item) => ({
+		...item,
+		verificationId: verificationIdOf(item),
+		insufficiencies: insufficienciesOf(item),
+	}));
+}
