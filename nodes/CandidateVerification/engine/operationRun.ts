@@ -142,6 +142,9 @@ export class OperationRun implements ProtectedRun {
 
 	readonly creates: boolean;
 
+	/** Creates something or is billed per call: never sent again once it may have reached the service. */
+	private readonly sentOnce: boolean;
+
 	/** The options every request of the run shares, beside its own method, URL, body and query. */
 	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
 
@@ -156,6 +159,7 @@ export class OperationRun implements ProtectedRun {
 		this.node = context.getNode();
 		this.continueOnFail = context.continueOnFail();
 		this.creates = operation.acceptedIdField !== undefined;
+		this.sentOnce = this.creates || operation.billedPerCall === true;
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
 		this.abortSignal = context.getExecutionCancelSignal?.();
@@ -302,7 +306,7 @@ export class OperationRun implements ProtectedRun {
 				!requestLeft ||
 				this.neverReached.has(error) ||
 				(response !== undefined && isClearRefusal(response));
-			const answerLost = this.creates && !clearlyNotActedOn;
+			const answerLost = this.sentOnce && !clearlyNotActedOn;
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {
 				const advice = this.protection?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
@@ -335,13 +339,13 @@ export class OperationRun implements ProtectedRun {
 
 	/**
 	 * One request with the node's own retries of transient failures. An operation that creates
-	 * something is retried only when the service certainly did not act on the request.
+	 * something or is billed per call is retried only when the service certainly did not act on it.
 	 */
 	private async request(
 		label: string,
 		options: IHttpRequestOptions,
 	): Promise<IN8nHttpFullResponse> {
-		const retryStatuses = this.creates ? NOT_PROCESSED_STATUSES : READ_RETRY_STATUSES;
+		const retryStatuses = this.sentOnce ? NOT_PROCESSED_STATUSES : READ_RETRY_STATUSES;
 		let spentMs = 0;
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse | undefined;
@@ -355,11 +359,11 @@ export class OperationRun implements ProtectedRun {
 			const notSent = NOT_SENT_CODES.includes(networkCode(failure) ?? '');
 			const transient = response
 				? retryStatuses.includes(response.statusCode)
-				: kind !== undefined && (!this.creates || notSent);
+				: kind !== undefined && (!this.sentOnce || notSent);
 			if (kind === 'timeout') spentMs += options.timeout ?? 0;
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
 				if (response) return response;
-				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
+				const mayHaveCreated = this.sentOnce && kind !== undefined && !notSent;
 				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
 				const error = networkError(this.node, label, failure, attempts, mayHaveCreated);
 				if (notSent) this.neverReached.add(error);
@@ -409,6 +413,9 @@ export class OperationRun implements ProtectedRun {
 
 	/** How the rows a stopped run did not send get sent, true for this run's rows. */
 	private howToSendTheRest(answersLost: boolean): string {
+		if (this.operation.billedPerCall && !this.creates) {
+			return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
+		}
 		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
 		const protectedRun =
 			this.protection !== undefined && this.protection.mode !== DUPLICATE_MODES.sendAgain;

@@ -15,4 +15,13 @@ export const ACTIONS = {
 	verificationSubmit: 'Submit a check for a candidate',
 	webhookConfigCreate: 'Create a webhook configuration',
 	webhookConfigUpdate: 'Update a webhook configuration',
+	// ---- Instant KYC (issue 34): each call is billed by the provider ----
+	instantKycAadhaarGetResult: 'Get the result of an Aadhaar check through DigiLocker',
+	instantKycAadhaarStart: 'Start an Aadhaar check through DigiLocker',
+	instantKycGetEmploymentHistory: 'Get employment history by UAN',
+	instantKycVerifyBankAccount: 'Verify a bank account',
+	instantKycVerifyDin: 'Verify a director identification number (DIN)',
+	instantKycVerifyGst: 'Verify a GSTIN',
+	instantKycVerifyPan: 'Verify a PAN',
+	instantKycVerifyUpi: 'Verify a UPI ID',
 } as const;
