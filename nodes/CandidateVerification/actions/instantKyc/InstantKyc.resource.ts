@@ -25,7 +25,8 @@ export {
 };
 
 /** The outcome fields every Instant KYC output adds to the service's answer. */
-const OUTCOME = 'The output is the service’s answer plus valid (false for a negative result) and reason.';
+const OUTCOME =
+	'The output is the service’s answer plus valid (false for a negative result) and reason.';
 
 export const description: INodeProperties[] = [
 	{

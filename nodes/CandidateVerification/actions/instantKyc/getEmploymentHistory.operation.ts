@@ -2,7 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ACTIONS } from '../../helpers/actions';
 import { KYC_EMPLOYMENT_HISTORY_PATH } from '../../helpers/constants';
-import { compact, identifierField, kycOperation, readIdentifier, type IdentifierRule } from './shared';
+import {
+	compact,
+	identifierField,
+	kycOperation,
+	readIdentifier,
+	type IdentifierRule,
+} from './shared';
 
 const UAN: IdentifierRule = {
 	name: 'uan',
