@@ -12,6 +12,7 @@ const { createNotifier } = require('./notifier');
 const { createApiRoutes } = require('./api-routes');
 const { createFileRoutes } = require('./file-routes');
 const { createControlRoutes } = require('./control-routes');
+const { createKycRoutes } = require('./kyc-routes');
 const { buildPdf } = require('./pdf');
 const transactions = require('./transactions');
 
@@ -108,6 +109,8 @@ function createState() {
 		refusedNames: new Set(),
 		/** Path prefixes answered with a 502 gateway page for now (POST /__sandbox/failures). */
 		failingPaths: new Set(),
+		/** Aadhaar through DigiLocker: transactionId → { redirectUrl, consented } (kyc-routes.js). */
+		aadhaarChecks: new Map(),
 	};
 }
 
@@ -180,10 +183,11 @@ function createSandbox(options = {}) {
 		};
 	}
 
-	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck }));
+	const kycRoutes = createKycRoutes({ state, getBaseUrl: () => baseUrl });
+	const apiRoutes = compileRoutes([...createApiRoutes({ state, clock, files, orgId, moveCheck }), ...kycRoutes.api]);
 	const fileRoutes = compileRoutes(createFileRoutes({ files }));
-	const controlRoutes = compileRoutes(
-		createControlRoutes({
+	const controlRoutes = compileRoutes([
+		...createControlRoutes({
 			requests,
 			snapshot,
 			clock,
@@ -195,7 +199,8 @@ function createSandbox(options = {}) {
 				latency = next;
 			},
 		}),
-	);
+		...kycRoutes.control,
+	]);
 
 	function record(req, res, path, query, input) {
 		const entry = {
