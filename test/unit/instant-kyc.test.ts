@@ -2,10 +2,12 @@ import { BinaryDataService } from 'n8n-core';
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
 import * as transport from '../../nodes/CandidateVerification/transport';
 import { TEST_API_KEY } from '../harness/credentials-helper';
+import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 import { outputJson, runActionNode, type NodeRunResult } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
@@ -620,6 +622,29 @@ describe('Instant KYC in the editor', () => {
 			property.name === 'operation' &&
 			property.displayOptions?.show?.resource?.includes('instantKyc'),
 	)!;
+
+	it.each([
+		['verifyPan', 'Verify PAN: Instant KYC'],
+		['aadhaarStart', 'Aadhaar (DigiLocker) Start: Instant KYC'],
+	])('canvas subtitle of %s reads "%s"', (operation, subtitle) => {
+		const node = {
+			id: '1',
+			name: 'Candidate Verification',
+			type: ACTION_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: { resource: 'instantKyc', operation },
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		expect(
+			workflow.expression.getSimpleParameterValue(
+				node,
+				description.subtitle as string,
+				'internal',
+				{},
+			),
+		).toBe(subtitle);
+	});
 
 	it('is a resource of its own, in alphabetical order', () => {
 		const names = resources.map((resource) => resource.name);

@@ -24,12 +24,12 @@ export const BILLED_NOTE = 'Billed per call; a re-run calls again.';
 
 /** The checks of one identifier: Mapping Mode → Map Automatically reads it from its column. */
 export const MAPPED_OPERATIONS = [
-	'getEmploymentHistory',
-	'verifyBankAccount',
-	'verifyDin',
-	'verifyGst',
 	'verifyPan',
+	'verifyBankAccount',
 	'verifyUpi',
+	'verifyGst',
+	'getEmploymentHistory',
+	'verifyDin',
 ];
 
 export function showFor(operations: string[]) {
@@ -190,5 +190,36 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 			requestOptions: {},
 		},
 		billedPerCall: true,
+	};
+}
+
+/** A check of one identifier: its editor field and its operation. */
+export interface IdentifierCheck {
+	/** The operation's value. */
+	operation: string;
+	label: string;
+	path: string;
+	rule: IdentifierRule;
+	placeholder: string;
+	/** The field's description. */
+	description: string;
+	/** Constant fields of the body (e.g. digiLocker: false), after the identifier. */
+	constants?: IDataObject;
+}
+
+/** The description and operation of a check of one identifier. */
+export function identifierCheck(spec: IdentifierCheck): {
+	description: INodeProperties[];
+	operation: OperationDefinition;
+} {
+	const { rule } = spec;
+	return {
+		description: [identifierField(spec.operation, rule, spec.placeholder, spec.description)],
+		operation: kycOperation({
+			label: spec.label,
+			path: spec.path,
+			fields: [rule],
+			body: (input) => ({ [rule.name]: readIdentifier(input, rule), ...spec.constants }),
+		}),
 	};
 }
