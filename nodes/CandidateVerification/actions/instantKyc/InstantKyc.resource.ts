@@ -28,6 +28,11 @@ export {
 const OUTCOME =
 	'The output is the service’s answer plus valid (false for a negative result) and reason.';
 
+/** An operation's description: what it does, the outcome fields where they matter, the billing. */
+function billed(what: string, outcome = true): string {
+	return [what, outcome ? OUTCOME : '', BILLED_NOTE].filter(Boolean).join(' ');
+}
+
 export const description: INodeProperties[] = [
 	{
 		...operationSelector(RESOURCE, [
@@ -35,49 +40,65 @@ export const description: INodeProperties[] = [
 				name: 'Aadhaar (DigiLocker) Get Result',
 				value: 'aadhaarGetResult',
 				action: ACTIONS.instantKycAadhaarGetResult,
-				description: `Step 2 of an Aadhaar check, after the candidate consented: the masked Aadhaar number, name, date of birth, gender, address, and the photo as binary data (field photo). Before consent it fails with the service’s message. ${BILLED_NOTE}`,
+				description: billed(
+					'Step 2 of an Aadhaar check, after the candidate consented: the masked Aadhaar number, name, date of birth, gender, address, and the photo as binary data (field photo). Before consent it fails with the service’s message.',
+					false,
+				),
 			},
 			{
 				name: 'Aadhaar (DigiLocker) Start',
 				value: 'aadhaarStart',
 				action: ACTIONS.instantKycAadhaarStart,
-				description: `Step 1 of an Aadhaar check: returns transactionId and authUrl. Send authUrl to the candidate (the DigiLocker consent link); keep transactionId for Get Result. ${BILLED_NOTE}`,
+				description: billed(
+					'Step 1 of an Aadhaar check: returns transactionId and authUrl. Send authUrl to the candidate (the DigiLocker consent link); keep transactionId for Get Result.',
+					false,
+				),
 			},
 			{
 				name: 'Get Employment History (UAN)',
 				value: 'getEmploymentHistory',
 				action: ACTIONS.instantKycGetEmploymentHistory,
-				description: `Read the candidate’s employers from EPFO by UAN (employmentData; no dateOfExit means still employed there). ${OUTCOME} ${BILLED_NOTE}`,
+				description: billed(
+					'Read the candidate’s employers from EPFO by UAN (employmentData; no dateOfExit means still employed there).',
+				),
 			},
 			{
 				name: 'Verify Bank Account',
 				value: 'verifyBankAccount',
 				action: ACTIONS.instantKycVerifyBankAccount,
-				description: `Check that a bank account exists and read the name the bank holds (accountExists, nameAtBank). ${OUTCOME} ${BILLED_NOTE}`,
+				description: billed(
+					'Check that a bank account exists and read the name the bank holds (accountExists, nameAtBank). Its path is inferred from the provider’s other checks.',
+				),
 			},
 			{
 				name: 'Verify DIN',
 				value: 'verifyDin',
 				action: ACTIONS.instantKycVerifyDin,
-				description: `Check a director identification number and read the director and their companies (directorData, companyData). ${OUTCOME} ${BILLED_NOTE}`,
+				description: billed(
+					'Check a director identification number and read the director and their companies (directorData, companyData). Its path is inferred from the provider’s other checks.',
+				),
 			},
 			{
 				name: 'Verify GST',
 				value: 'verifyGst',
 				action: ACTIONS.instantKycVerifyGst,
-				description: `Check a GSTIN and read the registration (legalName, tradeName, status, address…). ${OUTCOME} ${BILLED_NOTE}`,
+				description: billed(
+					'Check a GSTIN and read the registration (legalName, tradeName, status, address…).',
+				),
 			},
 			{
 				name: 'Verify PAN',
 				value: 'verifyPan',
 				action: ACTIONS.instantKycVerifyPan,
-				description: `Check a PAN and read the name on it (fullName). ${OUTCOME} ${BILLED_NOTE}`,
+				description: billed('Check a PAN and read the name on it (fullName).'),
 			},
 			{
 				name: 'Verify UPI',
 				value: 'verifyUpi',
 				action: ACTIONS.instantKycVerifyUpi,
-				description: `Check a UPI ID (VPA) and read the account holder’s name (accountExists, nameAtBank). ${OUTCOME} ${BILLED_NOTE}`,
+				description: billed(
+					'Check a UPI ID (VPA) and read the account holder’s name (accountExists, nameAtBank).',
+				),
 			},
 		]),
 		default: 'verifyPan',
