@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -146,6 +147,18 @@ function explainRejection(
 	return error;
 }
 
+/** The node of a run, read once: n8n's getNode() deep-copies the node and its parameters at every call. */
+const runNodes = new WeakMap<IExecuteFunctions, INode>();
+
+function nodeOf(context: IExecuteFunctions): INode {
+	let node = runNodes.get(context);
+	if (!node) {
+		node = context.getNode();
+		runNodes.set(context, node);
+	}
+	return node;
+}
+
 /** One Instant KYC call, declared: what it sends and how its answer becomes the output. */
 export interface KycCall {
 	/** The action name, as errors name the operation. */
@@ -176,7 +189,7 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 			async read(this: IExecuteFunctions, response, call) {
 				let envelope: ServiceEnvelope;
 				try {
-					envelope = assertSuccessfulResponse(this.getNode(), spec.label, response);
+					envelope = assertSuccessfulResponse(nodeOf(this), spec.label, response);
 				} catch (error) {
 					throw explainRejection(error, response, spec, call.itemIndex);
 				}
