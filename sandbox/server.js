@@ -12,6 +12,7 @@ const { createNotifier } = require('./notifier');
 const { createApiRoutes } = require('./api-routes');
 const { createFileRoutes } = require('./file-routes');
 const { createControlRoutes } = require('./control-routes');
+const { createKycRoutes } = require('./kyc-routes');
 const { buildPdf } = require('./pdf');
 const transactions = require('./transactions');
 
@@ -110,6 +111,8 @@ function createState() {
 		failingPaths: new Set(),
 		/** What notifications carry as verificationId: 'name' or 'id' (POST /__sandbox/notifications). */
 		notifyVerificationId: 'name',
+		/** Aadhaar through DigiLocker: transactionId → { redirectUrl, consented } (kyc-routes.js). */
+		aadhaarChecks: new Map(),
 	};
 }
 
@@ -198,10 +201,14 @@ function createSandbox(options = {}) {
 		};
 	}
 
-	const apiRoutes = compileRoutes(createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }));
+	const kycRoutes = createKycRoutes({ state, getBaseUrl: () => baseUrl });
+	const apiRoutes = compileRoutes([
+		...createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }),
+		...kycRoutes.api,
+	]);
 	const fileRoutes = compileRoutes(createFileRoutes({ files }));
-	const controlRoutes = compileRoutes(
-		createControlRoutes({
+	const controlRoutes = compileRoutes([
+		...createControlRoutes({
 			requests,
 			snapshot,
 			clock,
@@ -214,7 +221,8 @@ function createSandbox(options = {}) {
 				latency = next;
 			},
 		}),
-	);
+		...kycRoutes.control,
+	]);
 
 	function record(req, res, path, query, input) {
 		const entry = {

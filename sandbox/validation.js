@@ -70,8 +70,11 @@ function required(schema) {
 	return { schema, required: true };
 }
 
-/** Unknown keys are allowed (the contract does not say the service rejects them). */
-function object(shape = {}, { minKeys, refine } = {}) {
+/**
+ * Unknown keys are allowed (the contract does not say the service rejects them), unless
+ * `forbidUnknown` (the instant checks, whose body is exactly the check's own fields).
+ */
+function object(shape = {}, { minKeys, refine, forbidUnknown = false } = {}) {
 	return (value, path, errors) => {
 		if (!isPlainObject(value)) return errors.push(`${quote(path)} must be of type object`);
 		if (minKeys && Object.keys(value).length < minKeys) {
@@ -84,6 +87,11 @@ function object(shape = {}, { minKeys, refine } = {}) {
 				if (isRequired) errors.push(`${quote(fieldPath)} is required`);
 			} else {
 				schema(value[key], fieldPath, errors);
+			}
+		}
+		if (forbidUnknown) {
+			for (const key of Object.keys(value)) {
+				if (!(key in shape)) errors.push(`${quote(childPath(path, key))} is not allowed`);
 			}
 		}
 		if (refine) refine(value, path, errors);
@@ -370,6 +378,12 @@ const transitionSchema = object({
 });
 
 module.exports = {
+	// The building blocks, for routes that declare their own schemas (kyc-routes.js).
+	object,
+	string,
+	boolean,
+	required,
+	httpUriProblem,
 	validate,
 	formSchema,
 	candidateSchema,

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as file from './actions/file/File.resource';
 import * as form from './actions/form/Form.resource';
+import * as instantKyc from './actions/instantKyc/InstantKyc.resource';
 import * as profile from './actions/profile/Profile.resource';
 import * as purpose from './actions/purpose/Purpose.resource';
 import { router } from './actions/router';
@@ -40,6 +41,7 @@ const properties: INodeProperties[] = [
 		options: [
 			{ name: 'File', value: 'file' },
 			{ name: 'Form', value: 'form' },
+			{ name: 'Instant KYC', value: 'instantKyc' },
 			{ name: 'Profile (Candidate)', value: 'profile' },
 			{ name: 'Purpose', value: 'purpose' },
 			{ name: 'Transaction', value: 'transaction' },
@@ -56,6 +58,7 @@ const properties: INodeProperties[] = [
 		...webhookConfig.description,
 		...purpose.description,
 		...transaction.description,
+		...instantKyc.description,
 	]),
 	requestOptionsProperty,
 ];

@@ -5,6 +5,7 @@ import { runOperation } from '../engine/runOperation';
 import type { OperationDefinition } from '../engine/operation';
 import * as file from './file/File.resource';
 import * as form from './form/Form.resource';
+import * as instantKyc from './instantKyc/InstantKyc.resource';
 import * as profile from './profile/Profile.resource';
 import * as purpose from './purpose/Purpose.resource';
 import * as transaction from './transaction/Transaction.resource';
@@ -22,6 +23,16 @@ export const OPERATIONS: Record<string, Record<string, OperationModule>> = {
 		upload: file.upload,
 	},
 	form: { create: form.create },
+	instantKyc: {
+		aadhaarGetResult: instantKyc.aadhaarGetResult,
+		aadhaarStart: instantKyc.aadhaarStart,
+		getEmploymentHistory: instantKyc.getEmploymentHistory,
+		verifyBankAccount: instantKyc.verifyBankAccount,
+		verifyDin: instantKyc.verifyDin,
+		verifyGst: instantKyc.verifyGst,
+		verifyPan: instantKyc.verifyPan,
+		verifyUpi: instantKyc.verifyUpi,
+	},
 	profile: { create: profile.create },
 	purpose: { getAll: purpose.getAll },
 	transaction: { getStatus: transaction.getStatus, getCheckStatus: transaction.getCheckStatus },

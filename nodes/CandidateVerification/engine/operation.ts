@@ -42,7 +42,10 @@ export type OutputShaper = (
 	prepared: PreparedRequest,
 ) => IDataObject | IDataObject[];
 
-/** For answers that are not a JSON envelope (a file): the output items of one input item. */
+/**
+ * For answers the operation reads itself (a file, binary data inside the envelope, its own
+ * explanation of a rejection): the output items of one input item.
+ */
 export type ResponseReader = (
 	this: IExecuteFunctions,
 	response: IN8nHttpFullResponse,
@@ -82,4 +85,11 @@ export interface OperationDefinition {
 	acceptedIdField?: string;
 	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
 	protectedFromDuplicates?: true;
+	/**
+	 * Each call is billed by the provider (an instant check, whose answer is the result): as for a
+	 * create, a request that may have reached the service (a timeout, a reset, a 502 or 504) is not
+	 * tried again. Nothing is recorded across executions (no record could give the answer back): a
+	 * re-run calls, and is billed, again.
+	 */
+	billedPerCall?: true;
 }

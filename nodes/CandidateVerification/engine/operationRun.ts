@@ -126,6 +126,9 @@ export class OperationRun implements ProtectedRun {
 
 	readonly creates: boolean;
 
+	/** Creates something or is billed per call: never sent again once it may have reached the service. */
+	private readonly sentOnce: boolean;
+
 	/** The options every request of the run shares, beside its own method, URL, body and query. */
 	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
 
@@ -140,6 +143,7 @@ export class OperationRun implements ProtectedRun {
 		this.node = context.getNode();
 		this.continueOnFail = context.continueOnFail();
 		this.creates = operation.acceptedIdField !== undefined;
+		this.sentOnce = this.creates || operation.billedPerCall === true;
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
 		this.abortSignal = context.getExecutionCancelSignal?.();
@@ -287,7 +291,7 @@ export class OperationRun implements ProtectedRun {
 				!requestLeft ||
 				this.neverReached.has(error) ||
 				(response !== undefined && certainlyNotActedOn(response));
-			const answerLost = this.creates && !clearlyNotActedOn;
+			const answerLost = this.sentOnce && !clearlyNotActedOn;
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {
 				const advice = this.protection?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
@@ -320,7 +324,7 @@ export class OperationRun implements ProtectedRun {
 
 	/**
 	 * One request with the node's own retries of transient failures. An operation that creates
-	 * something is retried only when the service certainly did not act on the request.
+	 * something or is billed per call is retried only when the service certainly did not act on it.
 	 */
 	private async request(
 		label: string,
@@ -352,14 +356,14 @@ export class OperationRun implements ProtectedRun {
 			const kind = failure === undefined ? undefined : networkFailureKind(failure);
 			const notSent = NOT_SENT_CODES.includes(networkCode(failure) ?? '');
 			const transient = response
-				? this.creates
+				? this.sentOnce
 					? mayRetryCreate(response)
 					: READ_RETRY_STATUSES.includes(response.statusCode)
-				: kind !== undefined && (!this.creates || notSent);
+				: kind !== undefined && (!this.sentOnce || notSent);
 			if (kind === 'timeout') spentMs += options.timeout ?? 0;
 			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
 				if (response) return response;
-				const mayHaveCreated = this.creates && kind !== undefined && !notSent;
+				const mayHaveCreated = this.sentOnce && kind !== undefined && !notSent;
 				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
 				const error = networkError(this.node, label, failure, attempts, mayHaveCreated);
 				if (notSent) this.neverReached.add(error);
@@ -409,6 +413,9 @@ export class OperationRun implements ProtectedRun {
 
 	/** How the rows a stopped run did not send get sent, true for this run's rows. */
 	private howToSendTheRest(answersLost: boolean): string {
+		if (this.operation.billedPerCall && !this.creates) {
+			return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
+		}
 		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
 		const protectedRun =
 			this.protection !== undefined && this.protection.mode !== DUPLICATE_MODES.sendAgain;

@@ -85,7 +85,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_RETRIES,
 			description:
-				'How often one item’s request is tried again after a 429 or 503 answer or a refused connection (operations that only read: also after a timeout, a reset, a 502 or a 504). Never after an answer that may have come after the service acted on a request that creates something (for those, a 503 only in the service’s own JSON answer). 0 to disable.',
+				'How often one item’s request is tried again after a 429 or 503 answer or a refused connection (operations that only read: also after a timeout, a reset, a 502 or a 504). Never after an answer that may have come after the service acted on a request that creates something or is billed per call (Instant KYC); for those, a 503 counts only in the service’s own JSON answer. 0 to disable.',
 		},
 		{
 			displayName: 'Timeout',

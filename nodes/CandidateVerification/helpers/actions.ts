@@ -17,4 +17,13 @@ export const ACTIONS = {
 	webhookConfigUpdate: 'Update a webhook configuration',
 	// Issue 34: the insufficiency loop.
 	verificationResolveInsufficiency: 'Resolve an insufficiency of a check',
+	// ---- Instant KYC (issue 34): each call is billed by the provider ----
+	instantKycAadhaarGetResult: 'Get the result of an Aadhaar check through DigiLocker',
+	instantKycAadhaarStart: 'Start an Aadhaar check through DigiLocker',
+	instantKycGetEmploymentHistory: 'Get employment history by UAN',
+	instantKycVerifyBankAccount: 'Verify a bank account',
+	instantKycVerifyDin: 'Verify a director identification number (DIN)',
+	instantKycVerifyGst: 'Verify a GSTIN',
+	instantKycVerifyPan: 'Verify a PAN',
+	instantKycVerifyUpi: 'Verify a UPI ID',
 } as const;

@@ -300,3 +300,22 @@ export const NOTIFICATION_CHECK_OPTIONS: readonly CheckOption[] = byName([
 		'Another name of Permanent Address (Digital); each matches both',
 	),
 ]);
+
+// ---- Instant KYC (issue 34) ---------------------------------------------------------------------
+// From the provider's public documentation: instant checks have their own endpoints (not bgv/diy),
+// answer synchronously and are billed per call. The paths marked "inferred" follow the pattern of
+// the others: no public page shows them.
+
+const VERIFICATIONS = `${VERIFICATION_API}/verifications`;
+export const KYC_PAN_PATH = `${VERIFICATIONS}/pan`;
+/** Inferred from the pattern of the other instant checks' paths. */
+export const KYC_BANK_ACCOUNT_PATH = `${VERIFICATIONS}/bank-account`;
+export const KYC_UPI_PATH = `${VERIFICATIONS}/upi`;
+export const KYC_GST_PATH = `${VERIFICATIONS}/gst`;
+export const KYC_EMPLOYMENT_HISTORY_PATH = `${VERIFICATIONS}/employment-check`;
+/** Inferred from the pattern of the other instant checks' paths. */
+export const KYC_DIN_PATH = `${VERIFICATIONS}/din`;
+/** Aadhaar through DigiLocker, step 1: the consent link for the candidate. */
+export const KYC_AADHAAR_START_PATH = `${VERIFICATIONS}/pre-verify/aadhaar`;
+/** Aadhaar through DigiLocker, step 2: the result once the candidate consented. */
+export const KYC_AADHAAR_RESULT_PATH = `${VERIFICATIONS}/self/aadhaar`;

@@ -1,0 +1,19 @@
+import { ACTIONS } from '../../helpers/actions';
+import { KYC_EMPLOYMENT_HISTORY_PATH } from '../../helpers/constants';
+import { compact, identifierCheck } from './shared';
+
+export const { description, operation } = identifierCheck({
+	operation: 'getEmploymentHistory',
+	label: ACTIONS.instantKycGetEmploymentHistory,
+	path: KYC_EMPLOYMENT_HISTORY_PATH,
+	rule: {
+		name: 'uan',
+		label: 'UAN',
+		what: 'a UAN',
+		expected: '12 digits, e.g. 100123456789',
+		pattern: /^\d{12}$/,
+		normalise: compact,
+	},
+	placeholder: 'e.g. 100123456789',
+	description: 'The candidate’s EPFO Universal Account Number, 12 digits (spaces are removed)',
+});

@@ -1,0 +1,238 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { describe, type ItemInput } from '../../engine/itemInput';
+import type { ItemCall, OperationDefinition } from '../../engine/operation';
+import { mappedField } from '../../helpers/mapping';
+import {
+	assertSuccessfulResponse,
+	parseJsonText,
+	splitProblems,
+	type ServiceEnvelope,
+} from '../../transport/errors';
+
+export const RESOURCE = 'instantKyc';
+
+/** Said by every Instant KYC operation's description, for people and AI agents alike. */
+export const BILLED_NOTE = 'Billed per call; a re-run calls again.';
+
+/** The checks of one identifier: Mapping Mode → Map Automatically reads it from its column. */
+export const MAPPED_OPERATIONS = [
+	'verifyPan',
+	'verifyBankAccount',
+	'verifyUpi',
+	'verifyGst',
+	'getEmploymentHistory',
+	'verifyDin',
+];
+
+export function showFor(operations: string[]) {
+	return { resource: [RESOURCE], operation: operations };
+}
+
+/** A field the item gives, as the service's messages may name it. */
+export interface SentField {
+	/** The parameter's name, also the field the service takes. */
+	name: string;
+	/** The field's label, as errors name it. */
+	label: string;
+	/** Other words a service message may use for the field (e.g. VPA for a UPI ID). */
+	aliases?: string[];
+}
+
+/** One identifier the service checks, as the node reads and checks it before sending. */
+export interface IdentifierRule extends SentField {
+	/** What the value is, e.g. "a PAN". */
+	what: string;
+	/** What a right value looks like, e.g. "5 letters, 4 digits and a letter, e.g. ABCDE1234F". */
+	expected: string;
+	pattern: RegExp;
+	/** Forgiving only where it is safe (case, spaces): never turns a wrong value into another. */
+	normalise(text: string): string;
+}
+
+/** Spaces removed, letters in capitals: PAN, IFSC, GSTIN. */
+export const compactUpper = (text: string) => text.replace(/\s+/g, '').toUpperCase();
+/** Spaces removed: account numbers, UAN, DIN. */
+export const compact = (text: string) => text.replace(/\s+/g, '');
+
+/** The editor field of an identifier; Map Automatically reads it from the column of its name. */
+export function identifierField(
+	operation: string,
+	rule: IdentifierRule,
+	placeholder: string,
+	description: string,
+): INodeProperties {
+	return mappedField({
+		displayName: rule.label,
+		name: rule.name,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder,
+		description,
+		displayOptions: { show: showFor([operation]) },
+	});
+}
+
+/** The identifier of one item, normalised and checked; a wrong one is a problem naming the field. */
+export function readIdentifier(input: ItemInput, rule: IdentifierRule): string | undefined {
+	const raw = input.field(rule.name, rule.label);
+	if (typeof raw === 'number' && !Number.isSafeInteger(raw)) {
+		return input.problem(
+			rule.label,
+			`${describe(raw)} is a number too large to be exact (digits are lost); give it as text, e.g. from a text column`,
+		);
+	}
+	const text = input.text(rule.label, raw);
+	if (text === undefined) return undefined;
+	const value = rule.normalise(text);
+	if (rule.pattern.test(value)) return value;
+	return input.problem(rule.label, `"${text}" is not ${rule.what}: expected ${rule.expected}`);
+}
+
+/**
+ * The output of every Instant KYC call: the answer's data unchanged, plus `valid` (false only for
+ * a negative result, `status: "INVALID"`) and `reason` (why, when the service says).
+ */
+export function kycOutput(envelope: ServiceEnvelope): IDataObject {
+	const data = envelope.data ?? {};
+	const reason = data.reason ?? data.message ?? envelope.message ?? null;
+	return { ...data, valid: data.status !== 'INVALID', reason };
+}
+
+function mentions(message: string, word: string): boolean {
+	const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return new RegExp(`(^|[^a-z0-9])${escaped}([^a-z0-9]|$)`, 'i').test(message);
+}
+
+const quoted = (labels: string[]) => labels.map((label) => `"${label}"`).join(', ');
+
+/**
+ * A rejection (`code: -1`) names the node's field the service's message is about, else the fields
+ * the item sent, and what to do.
+ */
+function explainRejection(
+	error: unknown,
+	response: IN8nHttpFullResponse,
+	spec: KycCall,
+	itemIndex: number,
+): unknown {
+	const body = parseJsonText(response.body) as Partial<ServiceEnvelope> | undefined;
+	const isRejection = typeof body?.code === 'number' && body.code !== 0;
+	if (!(error instanceof NodeApiError) || !isRejection) return error;
+	const message = splitProblems(body.message).join(' / ');
+	const named = spec.fields
+		.filter(({ name, label, aliases = [] }) =>
+			[name, label, ...aliases].some((word) => mentions(message, word)),
+		)
+		.map(({ label }) => label);
+	const sent = spec.fields.map(({ label }) => label);
+	const lines = [String(error.description ?? '')];
+	if (named.length > 0) {
+		error.message = `${error.message} (${quoted(named)} of item ${itemIndex})`;
+		lines.push(`Correct ${quoted(named)} in item ${itemIndex} and run again.`);
+	} else {
+		error.message = `${error.message} (the service named no field; item ${itemIndex} sent ${quoted(sent)})`;
+		lines.push(spec.rejectionHint ?? `Check ${quoted(sent)} in item ${itemIndex} and run again.`);
+	}
+	error.description = lines.filter(Boolean).join('\n');
+	return error;
+}
+
+/** The node of a run, read once: n8n's getNode() deep-copies the node and its parameters at every call. */
+const runNodes = new WeakMap<IExecuteFunctions, INode>();
+
+function nodeOf(context: IExecuteFunctions): INode {
+	let node = runNodes.get(context);
+	if (!node) {
+		node = context.getNode();
+		runNodes.set(context, node);
+	}
+	return node;
+}
+
+/** One Instant KYC call, declared: what it sends and how its answer becomes the output. */
+export interface KycCall {
+	/** The action name, as errors name the operation. */
+	label: string;
+	/** One path constant of helpers/constants.ts. */
+	path: string;
+	/** The fields the item gives (not the constant ones, such as digiLocker). */
+	fields: SentField[];
+	/** The body of one item: the check's own fields only; records problems on `input`. */
+	body(input: ItemInput): IDataObject;
+	/** What to do after a rejection that names no field. */
+	rejectionHint?: string;
+	/** Changes the output item further (e.g. a photo into binary data). */
+	finish?(this: IExecuteFunctions, output: INodeExecutionData, call: ItemCall): Promise<void>;
+}
+
+/**
+ * An Instant KYC operation for the node's engine: POST, billed per call (no retry once the request
+ * may have reached the service), a negative result is an output, a rejection an error naming the field.
+ */
+export function kycOperation(spec: KycCall): OperationDefinition {
+	return {
+		label: spec.label,
+		method: 'POST',
+		path: spec.path,
+		build: (input) => ({ body: spec.body(input) }),
+		output: {
+			async read(this: IExecuteFunctions, response, call) {
+				let envelope: ServiceEnvelope;
+				try {
+					envelope = assertSuccessfulResponse(nodeOf(this), spec.label, response);
+				} catch (error) {
+					throw explainRejection(error, response, spec, call.itemIndex);
+				}
+				const output: INodeExecutionData = {
+					json: kycOutput(envelope),
+					pairedItem: { item: call.itemIndex },
+				};
+				if (spec.finish) await spec.finish.call(this, output, call);
+				return [output];
+			},
+			requestOptions: {},
+		},
+		billedPerCall: true,
+	};
+}
+
+/** A check of one identifier: its editor field and its operation. */
+export interface IdentifierCheck {
+	/** The operation's value. */
+	operation: string;
+	label: string;
+	path: string;
+	rule: IdentifierRule;
+	placeholder: string;
+	/** The field's description. */
+	description: string;
+	/** Constant fields of the body (e.g. digiLocker: false), after the identifier. */
+	constants?: IDataObject;
+}
+
+/** The description and operation of a check of one identifier. */
+export function identifierCheck(spec: IdentifierCheck): {
+	description: INodeProperties[];
+	operation: OperationDefinition;
+} {
+	const { rule } = spec;
+	return {
+		description: [identifierField(spec.operation, rule, spec.placeholder, spec.description)],
+		operation: kycOperation({
+			label: spec.label,
+			path: spec.path,
+			fields: [rule],
+			body: (input) => ({ [rule.name]: readIdentifier(input, rule), ...spec.constants }),
+		}),
+	};
+}

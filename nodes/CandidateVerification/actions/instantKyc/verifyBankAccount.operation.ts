@@ -1,0 +1,67 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ACTIONS } from '../../helpers/actions';
+import { KYC_BANK_ACCOUNT_PATH } from '../../helpers/constants';
+import {
+	compact,
+	compactUpper,
+	identifierField,
+	kycOperation,
+	readIdentifier,
+	showFor,
+	type IdentifierRule,
+} from './shared';
+
+const ACCOUNT_NUMBER: IdentifierRule = {
+	name: 'accountNumber',
+	label: 'Account Number',
+	aliases: ['account number', 'account'],
+	what: 'a bank account number',
+	expected: '9 to 18 digits',
+	pattern: /^\d{9,18}$/,
+	normalise: compact,
+};
+
+const IFSC: IdentifierRule = {
+	name: 'ifsc',
+	label: 'IFSC',
+	what: 'an IFSC',
+	expected: '4 letters, a zero and 6 letters or digits, e.g. HDFC0001234',
+	pattern: /^[A-Z]{4}0[A-Z0-9]{6}$/,
+	normalise: compactUpper,
+};
+
+export const description: INodeProperties[] = [
+	identifierField(
+		'verifyBankAccount',
+		ACCOUNT_NUMBER,
+		'e.g. 50100123456789',
+		'The bank account number, 9 to 18 digits (spaces are removed). Give it as text: a spreadsheet number loses leading zeros.',
+	),
+	identifierField(
+		'verifyBankAccount',
+		IFSC,
+		'e.g. HDFC0001234',
+		'The branch’s IFSC: 4 letters, a zero and 6 letters or digits (any case)',
+	),
+	{
+		displayName: 'Penny-Less',
+		name: 'pennyLess',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to check the account without depositing a rupee into it (on by default, as in the provider’s sample). Off: a penny-drop check, which deposits a small amount.',
+		displayOptions: { show: showFor(['verifyBankAccount']) },
+	},
+];
+
+export const operation = kycOperation({
+	label: ACTIONS.instantKycVerifyBankAccount,
+	path: KYC_BANK_ACCOUNT_PATH,
+	fields: [ACCOUNT_NUMBER, IFSC],
+	body: (input) => ({
+		accountNumber: readIdentifier(input, ACCOUNT_NUMBER),
+		ifsc: readIdentifier(input, IFSC),
+		pennyLess: input.boolean('Penny-Less', input.param('pennyLess', 'Penny-Less', true)),
+	}),
+});

@@ -1,0 +1,20 @@
+import { ACTIONS } from '../../helpers/actions';
+import { KYC_DIN_PATH } from '../../helpers/constants';
+import { compact, identifierCheck } from './shared';
+
+export const { description, operation } = identifierCheck({
+	operation: 'verifyDin',
+	label: ACTIONS.instantKycVerifyDin,
+	path: KYC_DIN_PATH,
+	rule: {
+		name: 'din',
+		label: 'DIN',
+		what: 'a DIN',
+		expected: '8 digits, e.g. 01234567',
+		pattern: /^\d{8}$/,
+		normalise: compact,
+	},
+	placeholder: 'e.g. 01234567',
+	description:
+		'The director identification number, 8 digits. Give it as text: a spreadsheet number loses its leading zeros.',
+});

@@ -1,0 +1,22 @@
+import { ACTIONS } from '../../helpers/actions';
+import { KYC_GST_PATH } from '../../helpers/constants';
+import { compactUpper, identifierCheck } from './shared';
+
+export const { description, operation } = identifierCheck({
+	operation: 'verifyGst',
+	label: ACTIONS.instantKycVerifyGst,
+	path: KYC_GST_PATH,
+	rule: {
+		name: 'gst',
+		label: 'GSTIN',
+		aliases: ['gst'],
+		what: 'a GSTIN',
+		expected:
+			'15 characters: 2 digits (the state), the PAN, an entity character, Z and a check character, e.g. 27ABCDE1234F1Z5',
+		pattern: /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/,
+		normalise: compactUpper,
+	},
+	placeholder: 'e.g. 27ABCDE1234F1Z5',
+	description:
+		'The GST identification number to check, 15 characters (any case; spaces are removed)',
+});

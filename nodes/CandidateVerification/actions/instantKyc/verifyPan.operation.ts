@@ -1,0 +1,22 @@
+import { ACTIONS } from '../../helpers/actions';
+import { KYC_PAN_PATH } from '../../helpers/constants';
+import { compactUpper, identifierCheck } from './shared';
+
+export const { description, operation } = identifierCheck({
+	operation: 'verifyPan',
+	label: ACTIONS.instantKycVerifyPan,
+	path: KYC_PAN_PATH,
+	rule: {
+		name: 'pan',
+		label: 'PAN',
+		what: 'a PAN',
+		expected: '5 letters, 4 digits and a letter, e.g. ABCDE1234F',
+		pattern: /^[A-Z]{5}\d{4}[A-Z]$/,
+		normalise: compactUpper,
+	},
+	placeholder: 'e.g. ABCDE1234F',
+	description:
+		'The permanent account number to check: 5 letters, 4 digits and a letter (any case; spaces are removed)',
+	// A direct check of the number, not through DigiLocker (from the provider's public documentation).
+	constants: { digiLocker: false },
+});

@@ -1,0 +1,20 @@
+import { ACTIONS } from '../../helpers/actions';
+import { KYC_UPI_PATH } from '../../helpers/constants';
+import { identifierCheck } from './shared';
+
+export const { description, operation } = identifierCheck({
+	operation: 'verifyUpi',
+	label: ACTIONS.instantKycVerifyUpi,
+	path: KYC_UPI_PATH,
+	rule: {
+		name: 'upi',
+		label: 'UPI ID',
+		aliases: ['vpa'],
+		what: 'a UPI ID',
+		expected: 'name@handle, e.g. asha.verma@okhdfcbank',
+		pattern: /^[A-Za-z0-9._-]+@[A-Za-z][A-Za-z0-9.-]*$/,
+		normalise: (text) => text,
+	},
+	placeholder: 'e.g. asha.verma@okhdfcbank',
+	description: 'The UPI ID (VPA) to check, name@handle',
+});
