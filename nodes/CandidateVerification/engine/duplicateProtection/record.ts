@@ -12,6 +12,11 @@ import { WorkflowLock } from './lock';
 const SENT = 's:';
 /** Recorded once the service accepted the row (or the user recorded it as sent). */
 const ACCEPTED = 'a:';
+/**
+ * Recorded with each ACCEPTED a probe adds, removed only by that probe's own clean-up: a row that
+ * has it is in doubt (a probe failed or crashed between its two calls and left its ACCEPTED behind).
+ */
+const PROBING = 'p:';
 /** An execution waits for this row's answer (another execution sent it): hand its ID over. */
 const WAITED_FOR = 'w:';
 /** One bit of a handed-over ID: `b:<row>:<bit>` is recorded for each bit that is 1. */
@@ -187,16 +192,15 @@ export class SentRecord {
 		const minute = minuteNow();
 		const tokenProbe = waiting.length > 0 && this.tokenMinute !== minute ? tokensOf(minute) : [];
 		const checked = await this.record([
-			...identities.map((identity) => ACCEPTED + identity),
+			...identities.flatMap((identity) => [ACCEPTED + identity, PROBING + identity]),
 			...waiting.map((identity) => WAITED_FOR + identity),
 			...tokenProbe,
 		]);
 		const added = new Set(checked.new.map(String));
 		const accepted = new Set(
-			checked.processed
-				.map(String)
-				.filter((value) => value.startsWith(ACCEPTED))
-				.map((value) => value.slice(ACCEPTED.length)),
+			identities.filter(
+				(identity) => !added.has(ACCEPTED + identity) && added.has(PROBING + identity),
+			),
 		);
 		const waitingStill = waiting.filter((identity) => !accepted.has(identity));
 		const oldToken = this.token;
@@ -209,7 +213,7 @@ export class SentRecord {
 			}
 		}
 		await this.remove([
-			...[...added].filter((value) => value.startsWith(ACCEPTED)),
+			...[...added].filter((value) => value.startsWith(ACCEPTED) || value.startsWith(PROBING)),
 			...tokenProbe.filter((token) => added.has(token) && token !== this.token),
 			...(oldToken !== undefined && oldToken !== this.token ? [oldToken] : []),
 			...waiting
@@ -314,27 +318,33 @@ export class SentRecord {
 		this.keepIds(accepted);
 		return await this.underLock(async () => {
 			if (forgetFirst) {
-				await this.remove(unique.flatMap((identity) => [SENT + identity, ACCEPTED + identity]));
+				await this.remove(
+					unique.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
+				);
 			}
-			const claimed = await this.recordAccepted(
-				accepted,
-				unique.map((identity) => SENT + identity),
-			);
-			const fresh = new Set(
-				claimed.new
-					.map(String)
-					.filter((value) => value.startsWith(SENT))
-					.map((value) => value.slice(SENT.length)),
-			);
-			const states = new Map<string, RowState>();
-			const before = unique.filter((identity) => !fresh.has(identity));
-			const acceptedBefore = await this.acceptedAmong(before, waitFor);
-			for (const identity of unique) {
-				if (fresh.has(identity)) states.set(identity, 'new');
-				else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
-			}
-			return states;
+			return await this.claimLocked(unique, accepted, waitFor);
 		}, true);
+	}
+
+	private async claimLocked(unique: string[], accepted: AcceptedRow[], waitFor: Set<string>) {
+		const claimed = await this.recordAccepted(
+			accepted,
+			unique.map((identity) => SENT + identity),
+		);
+		const fresh = new Set(
+			claimed.new
+				.map(String)
+				.filter((value) => value.startsWith(SENT))
+				.map((value) => value.slice(SENT.length)),
+		);
+		const before = unique.filter((identity) => !fresh.has(identity));
+		const acceptedBefore = await this.acceptedAmong(before, waitFor);
+		const states = new Map<string, RowState>();
+		for (const identity of unique) {
+			if (fresh.has(identity)) states.set(identity, 'new');
+			else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
+		}
+		return states;
 	}
 
 	/**
@@ -375,14 +385,23 @@ export class SentRecord {
 		});
 	}
 
-	/** Duplicate Protection → Record Rows as Sent: the rows count as accepted, with the IDs given. */
-	async recordAsSent(rows: AcceptedRow[]): Promise<void> {
-		this.keepIds(rows);
-		await this.underLock(async () => {
-			await this.record(
-				rows.flatMap(({ identity }) => [SENT + identity, ACCEPTED + identity]),
-				true,
+	/**
+	 * Duplicate Protection → Record Rows as Sent: rows in doubt or never sent count as accepted with
+	 * the IDs given (a marker a failed probe left goes); a row accepted before is left as it is.
+	 * Returns each row's state before.
+	 */
+	async recordAsSent(rows: AcceptedRow[]): Promise<Map<string, RowState>> {
+		return await this.underLock(async () => {
+			const states = await this.claimLocked(
+				[...new Set(rows.map((row) => row.identity))],
+				[],
+				new Set(),
 			);
+			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
+			if (toRecord.length > 0) await this.recordAccepted(toRecord);
+			await this.remove(toRecord.map(({ identity }) => PROBING + identity));
+			this.keepIds(toRecord);
+			return states;
 		});
 	}
 
