@@ -163,7 +163,10 @@ describe('Duplicate protection across executions', () => {
 		expect(first.error?.message).toBe(
 			'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
 		);
-		expect(first.error?.description).toContain(PROFILE_LOST_ANSWER_ADVICE);
+		// Retries on Transient Failures 0: 60 s × 1 + 60 s.
+		expect(first.error?.description).toContain(
+			PROFILE_LOST_ANSWER_ADVICE.replace('240 s', '120 s'),
+		);
 		expect(first.error?.description).not.toContain('Retry On Fail');
 
 		const again = await runRows(3, { ...createProfile, ...oneAtATime }, store);
@@ -176,7 +179,7 @@ describe('Duplicate protection across executions', () => {
 		expect(again.error?.description).toBe(
 			[
 				'Add a candidate to a form: the earlier request left n8n without an answer recorded (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). The service’s dashboard lists what it holds (the API cannot list or search them).',
-				'If the service has it: run this row once with Duplicate Protection → Record Rows as Sent and the ID you found; later runs then skip it and output that ID. If not: run this row alone with Duplicate Protection → Send These Rows Again (it sends every row of its input, so leave out the rest).',
+				'If the service has it: run only this row (item 2) with Duplicate Protection → Record Rows as Sent, with the ID the service gave it; later runs then skip it and output that ID. If not: once no execution that sent it is still running (Executions list) and at least 120 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, run only this row (item 2) with Duplicate Protection → Send These Rows Again.',
 				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
 			].join('\n'),
 		);
@@ -696,7 +699,7 @@ describe('Duplicate protection across executions', () => {
 		expect(result.error?.description).toBe(
 			[
 				'SQLITE_BUSY: database is locked',
-				'Accepted by the service but NOT recorded (a later run would send them again): item 1: TXN-1, item 2: TXN-2. Before running these rows again, record them with Duplicate Protection → Record Rows as Sent and these IDs, or leave them out of the input.',
+				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 1: TXN-1, item 2: TXN-2. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
 				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
 			].join('\n'),
 		);
@@ -718,7 +721,7 @@ describe('Duplicate protection across executions', () => {
 		expect(result.error?.description).toBe(
 			[
 				'SQLITE_BUSY: database is locked',
-				'Accepted by the service but NOT recorded (a later run would send them again): item 0: TXN-0, item 1: TXN-1. Before running these rows again, record them with Duplicate Protection → Record Rows as Sent and these IDs, or leave them out of the input.',
+				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 0: TXN-0, item 1: TXN-1. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
 				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
 			].join('\n'),
 		);
