@@ -458,8 +458,8 @@ describe('Duplicate protection across executions', () => {
 		for (const personal of ['Candidate', '+91987654', FORM_ID, 'Female']) {
 			expect(everything).not.toContain(personal);
 		}
-		// SENT and ACCEPTED per row and the no-waiters mark; the lock's row is gone once released.
-		expect(store.storedValues()).toHaveLength(5);
+		// SENT and ACCEPTED per row; the lock's row is gone once released.
+		expect(store.storedValues()).toHaveLength(4);
 		expect(Object.keys(saved)).toEqual([
 			expect.stringMatching(/^[0-9a-f]{64}$/),
 			expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -476,8 +476,7 @@ describe('Duplicate protection across executions', () => {
 		const result = await runRows(200, createProfile, store);
 
 		expect(result.error).toBeUndefined();
-		// The first ACCEPTED rows a record gets also look once for executions waiting on them.
-		expect(store.callsByScope).toEqual({ node: 4, workflow: 8 });
+		expect(store.callsByScope).toEqual({ node: 2, workflow: 8 });
 		expect(store.rows.has('wf-test|')).toBe(false);
 
 		acceptingService(200);
@@ -487,7 +486,7 @@ describe('Duplicate protection across executions', () => {
 			deduplicationStore: store,
 		});
 		expect(next.error).toBeUndefined();
-		expect(store.callsByScope).toEqual({ node: 6, workflow: 16 });
+		expect(store.callsByScope).toEqual({ node: 4, workflow: 16 });
 	});
 
 	it('rows are recorded just before they leave, batch by batch: after a crash mid-run only the batch on its way is in doubt', async () => {
@@ -507,8 +506,8 @@ describe('Duplicate protection across executions', () => {
 			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1 } } },
 		};
 		await runRows(6, batchesOfTwo, store);
-		// Rows 0-1 recorded as sent and accepted (with the no-waiters mark), rows 2-3 as sent; rows 4-5 not yet.
-		expect(atCrash!.storedValues()).toHaveLength(7);
+		// Rows 0-1 recorded as sent and accepted, rows 2-3 as sent; rows 4-5 not yet.
+		expect(atCrash!.storedValues()).toHaveLength(6);
 
 		scope
 			.post(CANDIDATE_PATH)
@@ -564,7 +563,7 @@ describe('Duplicate protection across executions', () => {
 		expect(outputJson(result)).toHaveLength(40);
 		expect(Math.max(...claimedUnanswered)).toBeLessThanOrEqual(5);
 		expect(claimedSoFar()).toBe(40);
-		expect(store.storedValues()).toHaveLength(81);
+		expect(store.storedValues()).toHaveLength(80);
 	});
 
 	it('1000 rows at the defaults: a claim waits for the slots worth it (never a few rows while requests are in flight), at least half of Max Concurrent Requests', async () => {

@@ -367,10 +367,9 @@ export class DuplicateProtection {
 		const identities = rows.map((index) => this.identities.get(index)!);
 		const accepted = this.acceptedSinceClaim;
 		this.acceptedSinceClaim = [];
-		const waitFor = new Set(identities.filter((identity) => this.mayWaitFor(identity)));
 		this.pace.claimStarted();
 		const claim = this.record
-			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain, waitFor)
+			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain)
 			.then((states) => {
 				this.pace.claimDone();
 				for (const [identity, state] of states) {
@@ -573,20 +572,13 @@ export class DuplicateProtection {
 			await sleep(Math.max(0, Math.min(pause, nextDeadline - Date.now())));
 			pause = Math.min(pause * 2, LONGEST_POLL_MS);
 			const identities = [...this.waiting.keys()];
-			const now = Date.now();
-			const expiring = identities.filter((identity) => this.waiting.get(identity)!.deadline <= now);
-			let accepted: Map<string, string | undefined>;
-			try {
-				accepted = await this.record.acceptedSince(identities, expiring);
-			} catch {
-				// A failing store ends the wait: every row waited for is in doubt.
-				for (const { resolve } of this.waiting.values()) resolve(false);
-				this.waiting.clear();
-				return;
-			}
+			const accepted = await this.record.acceptedSince(identities).catch(() => undefined);
+			// A failing store ends the wait: every row waited for is in doubt.
+			const now = accepted ? Date.now() : Number.POSITIVE_INFINITY;
 			for (const identity of identities) {
-				if (accepted.has(identity) || expiring.includes(identity)) {
-					this.waiting.get(identity)!.resolve(accepted.has(identity));
+				const { resolve, deadline } = this.waiting.get(identity)!;
+				if (accepted?.has(identity) || deadline <= now) {
+					resolve(accepted?.has(identity) === true);
 					this.waiting.delete(identity);
 				}
 			}
