@@ -186,16 +186,12 @@ export class DuplicateProtection {
 				`Duplicate Protection "${String(mode)}" is not one of ${Object.values(MODE_NAMES).join(', ')}`,
 			);
 		}
-		const raw = context.getNode().parameters[DUPLICATE_PROTECTION];
-		const differing = context
-			.getInputData()
-			.map((_item, itemIndex) => itemIndex)
-			.filter(
-				(itemIndex) =>
-					typeof raw === 'string' &&
-					raw.startsWith('=') &&
-					context.getNodeParameter(DUPLICATE_PROTECTION, itemIndex, mode) !== mode,
-			);
+		const items = String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')
+			? context.getInputData().map((_item, itemIndex) => itemIndex)
+			: [];
+		const differing = items.filter(
+			(itemIndex) => context.getNodeParameter(DUPLICATE_PROTECTION, itemIndex, mode) !== mode,
+		);
 		if (differing.length > 0) {
 			throw new NodeOperationError(
 				context.getNode(),
@@ -225,15 +221,6 @@ export class DuplicateProtection {
 			mode,
 			credentials,
 			baseUrl,
-		);
-	}
-
-	/** The modes that send nothing: the items pass through (with what was recorded). */
-	get sendsNothing(): boolean {
-		return (
-			this.mode === DUPLICATE_MODES.forgetAll ||
-			this.mode === DUPLICATE_MODES.releaseLock ||
-			this.mode === DUPLICATE_MODES.recordAsSent
 		);
 	}
 
@@ -288,9 +275,7 @@ export class DuplicateProtection {
 			return row;
 		});
 		const field = this.run.operation.acceptedIdField!;
-		const shared = valid.filter(
-			(_itemIndex, position) => rowsOfId.get(rows[position].id)!.size > 1,
-		);
+		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
 		if (shared.length > 0) {
 			throw new NodeOperationError(
 				this.run.context.getNode(),
