@@ -699,9 +699,24 @@ describe('Duplicate protection across executions', () => {
 			[
 				'SQLITE_BUSY: database is locked',
 				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 1: TXN-1, item 2: TXN-2. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
-				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt).',
 			].join('\n'),
 		);
+
+		// A later run holds the unrecorded rows in doubt and sends the rest (On Error → Continue).
+		store.failWhen = () => false;
+		const again = await runRows(
+			6,
+			{ ...oneInFlight, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
+			store,
+			{ continueOnFail: true },
+		);
+		expect(sentNames(requests.slice(3))).toEqual(['Candidate 3', 'Candidate 4', 'Candidate 5']);
+		expect(
+			outputJson(again).map((json) =>
+				json.inDoubt ? 'in doubt' : json.alreadySent ? 'already sent' : json.transactionId,
+			),
+		).toEqual(['already sent', 'in doubt', 'in doubt', 'TXN-3', 'TXN-4', 'TXN-5']);
 	});
 
 	it('the lock’s release after a claim fails: that claim’s rows are sent (they are recorded), nothing more; the error names the accepted rows with their IDs, and the lock stays for Release Stuck Lock', async () => {
@@ -721,7 +736,7 @@ describe('Duplicate protection across executions', () => {
 			[
 				'SQLITE_BUSY: database is locked',
 				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 0: TXN-0, item 1: TXN-1. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
-				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt).',
 			].join('\n'),
 		);
 		expect(store.rows.has('wf-test|')).toBe(true);

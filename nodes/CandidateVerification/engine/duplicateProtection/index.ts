@@ -643,7 +643,7 @@ export class DuplicateProtection {
 		}
 		if (notSent.length > 0 && this.run.started.size > 0) {
 			lines.push(
-				`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}. Run again once n8n’s database answers: a later run sends ${one(notSent.length, 'it', 'them')}.`,
+				`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}. Run again once n8n’s database answers: a later run sends ${one(notSent.length, 'it', 'them')}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
 			);
 		}
 		return new NodeOperationError(
