@@ -15,6 +15,8 @@ import {
 } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import * as transport from '../../nodes/CandidateVerification/transport';
 import { DeduplicationStore } from '../harness/deduplication-store';
+import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
+import { otherProcess } from '../harness/other-process';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
@@ -22,23 +24,12 @@ import { enableMockedNetwork, mockService, success } from '../harness/service-mo
  * Duplicate protection's lock (a workflow-scope row of n8n's deduplication store, taken by the
  * INSERT its primary key guards) and the ways to resolve what it reports.
  */
-const FORM_ID = 'form-1';
-const CANDIDATE_PATH = `/verification/api/1.0/ekyc-forms/${FORM_ID}/diy-candidate`;
 const WORKFLOW_ROW = 'wf-test|';
 const LOCK_HASH = createHash('md5')
 	.update('n8n-nodes-candidate-verification:record-lock')
 	.digest('base64');
 
-const createProfile: INodeParameters = {
-	resource: 'profile',
-	operation: 'create',
-	formId: FORM_ID,
-	name: '={{ $json.name }}',
-	gender: 'Female',
-	duplicateKey: '={{ $json.key }}',
-	duplicateProtectionOptions: { inDoubtWaitSeconds: 0 },
-	requestOptions: { transientRetries: 0 },
-};
+const createProfile: INodeParameters = keyedCreateProfile;
 let keys = 0;
 /** Rows with keys no other test uses (IDs seen by this process are kept per key). */
 const freshRows = (count: number) => {
@@ -345,16 +336,6 @@ describe('Resolving rows and what a row’s answer means', () => {
 	});
 
 });
-
-/** A second n8n process: the node's code loaded again (its memory apart), the same database. */
-function otherProcess(): typeof runActionNode {
-	let other: typeof runActionNode | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
-		other = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
-	});
-	return other!;
-}
 
 describe('Two processes, the same row at the same moment', () => {
 	it('the later execution waits for the first one’s answer and outputs alreadySent (the ID stays in the sender’s process: idKnown: false); the wait leaves nothing behind', async () => {

@@ -3,6 +3,8 @@ import nock from 'nock';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
 import { DeduplicationStore } from '../harness/deduplication-store';
+import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
+import { otherProcess } from '../harness/other-process';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
@@ -11,20 +13,8 @@ import { enableMockedNetwork, mockService, success } from '../harness/service-mo
  * never sent, refuses one ID on several rows and a mode that differs between items), and a store
  * that fails between a probe's two calls: the row stays in doubt, never "accepted".
  */
-const FORM_ID = 'form-1';
-const CANDIDATE_PATH = `/verification/api/1.0/ekyc-forms/${FORM_ID}/diy-candidate`;
 const NODE_ROW = 'wf-test|n:00000000-0000-4000-8000-000000000002';
-
-const createProfile: INodeParameters = {
-	resource: 'profile',
-	operation: 'create',
-	formId: FORM_ID,
-	name: '={{ $json.name }}',
-	gender: 'Female',
-	duplicateKey: '={{ $json.key }}',
-	duplicateProtectionOptions: { inDoubtWaitSeconds: 0 },
-	requestOptions: { transientRetries: 0, maxConcurrentRequests: 1 },
-};
+const createProfile = keyedCreateProfile;
 const recordAsSent: INodeParameters = {
 	...createProfile,
 	duplicateProtection: 'recordAsSent',
@@ -36,6 +26,13 @@ const freshRows = (names: string[]) => {
 	const run = ++keys;
 	return names.map((name) => ({ name, key: `resolve-test-${run}-${name}` }));
 };
+/** One execution of the workflow whose record is `store`. */
+const runOn = (
+	store: DeduplicationStore,
+	items: IDataObject[],
+	parameters = createProfile,
+	continueOnFail = false,
+) => runActionNode({ items, parameters, deduplicationStore: store, continueOnFail });
 const nameOf = (body: unknown) => String((body as IDataObject).name);
 
 /**
@@ -54,7 +51,10 @@ async function sendOnce(
 		.times(rows.length)
 		.reply((_uri, body, answer) => {
 			if (lost.includes(nameOf(body))) {
-				answer(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), undefined as never);
+				answer(
+					Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+					undefined as never,
+				);
 			} else answer(null, [200, success({ transactionId: `TXN-${nameOf(body)}` })]);
 		});
 	const result = await run({
@@ -69,17 +69,6 @@ async function sendOnce(
 	);
 }
 
-/** A second n8n process: the node's code loaded again (its memory apart), the same database. */
-function otherProcess(): typeof runActionNode {
-	let other: typeof runActionNode | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
-		other = (require('../harness/run-node') as { runActionNode: typeof runActionNode })
-			.runActionNode;
-	});
-	return other!;
-}
-
 enableMockedNetwork();
 
 describe('Record Rows as Sent acts on each row by its state, and never sends', () => {
@@ -89,15 +78,15 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 		await sendOnce(store, [accepted, inDoubt], ['Rahul']);
 		const { requests } = mockService();
 
-		const resolved = await runActionNode({
-			items: [
+		const resolved = await runOn(
+			store,
+			[
 				{ ...accepted, foundId: 'TXN-typed-over' },
 				{ ...inDoubt, foundId: 'TXN-Rahul-found' },
 				{ ...neverSent, foundId: 'TXN-Priya-outside' },
 			],
-			parameters: recordAsSent,
-			deduplicationStore: store,
-		});
+			recordAsSent,
+		);
 
 		expect(resolved.error).toBeUndefined();
 		expect(requests).toHaveLength(0);
@@ -114,11 +103,7 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 			{ transactionId: 'TXN-Priya-outside', recordedAsSent: true },
 		]);
 
-		const later = await runActionNode({
-			items: [accepted, inDoubt, neverSent],
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const later = await runOn(store, [accepted, inDoubt, neverSent], createProfile);
 		expect(later.error).toBeUndefined();
 		expect(requests).toHaveLength(0);
 		expect(outputJson(later).map((json) => [json.transactionId, json.alreadySent])).toEqual([
@@ -135,15 +120,15 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 		const before = [...store.rows.get(NODE_ROW)!];
 		const { requests } = mockService();
 
-		const refused = await runActionNode({
-			items: [
+		const refused = await runOn(
+			store,
+			[
 				{ ...other, foundId: 'TXN-own' },
 				{ ...inDoubt, foundId: 'TXN-one-for-all' },
 				{ ...neverSent, foundId: 'TXN-one-for-all' },
 			],
-			parameters: recordAsSent,
-			deduplicationStore: store,
-		});
+			recordAsSent,
+		);
 
 		expect(refused.error?.message).toBe(
 			'Record Rows as Sent: items 1, 2 give one transactionId to different rows',
@@ -158,14 +143,14 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 	it('the same row twice in the input with the same ID is one row, not refused', async () => {
 		const store = new DeduplicationStore();
 		const [neverSent] = freshRows(['Priya']);
-		const resolved = await runActionNode({
-			items: [
+		const resolved = await runOn(
+			store,
+			[
 				{ ...neverSent, foundId: 'TXN-Priya' },
 				{ ...neverSent, foundId: 'TXN-Priya' },
 			],
-			parameters: recordAsSent,
-			deduplicationStore: store,
-		});
+			recordAsSent,
+		);
 		expect(resolved.error).toBeUndefined();
 		expect(outputJson(resolved)).toEqual([
 			{ transactionId: 'TXN-Priya', recordedAsSent: true },
@@ -203,11 +188,7 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 		const [accepted, inDoubt] = freshRows(['Asha', 'Rahul']);
 		await sendOnce(store, [accepted, inDoubt], ['Rahul']);
 
-		const again = await runActionNode({
-			items: [accepted, inDoubt],
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const again = await runOn(store, [accepted, inDoubt], createProfile);
 
 		expect(again.error?.message).toBe(
 			'Item 1 was sent by an earlier execution that got no answer: the service may have created it',
@@ -239,22 +220,13 @@ describe('A store failure between a probe’s two calls leaves the row in doubt 
 		// The probe recorded `a:` for the row; its removal fails (the database went away, or n8n died).
 		store.failRemoveWhen = (scope, values) =>
 			scope === 'node' && values.some((value) => value.startsWith('a:'));
-		const failed = await runActionNode({
-			items: [row],
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const failed = await runOn(store, [row], createProfile);
 		expect(failed.error?.message).toBe(
 			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
 		);
 		store.failRemoveWhen = () => false;
 
-		const later = await runActionNode({
-			items: [row],
-			parameters: createProfile,
-			deduplicationStore: store,
-			continueOnFail: true,
-		});
+		const later = await runOn(store, [row], createProfile, true);
 
 		expect(requests).toHaveLength(0);
 		expect(outputJson(later)[0]).toMatchObject({ inDoubt: true });
@@ -279,12 +251,12 @@ describe('A store failure between a probe’s two calls leaves the row in doubt 
 			return fails;
 		};
 
-		const waited = await runActionNode({
-			items: [row],
-			parameters: { ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 10 } },
-			deduplicationStore: store,
-			continueOnFail: true,
-		});
+		const waited = await runOn(
+			store,
+			[row],
+			{ ...createProfile, duplicateProtectionOptions: { inDoubtWaitSeconds: 10 } },
+			true,
+		);
 
 		expect(failedAt).toBeGreaterThan(0);
 		expect(requests).toHaveLength(0);
@@ -296,12 +268,7 @@ describe('A store failure between a probe’s two calls leaves the row in doubt 
 		expect(probedAfter).toEqual([]);
 
 		store.failRemoveWhen = () => false;
-		const later = await runActionNode({
-			items: [row],
-			parameters: createProfile,
-			deduplicationStore: store,
-			continueOnFail: true,
-		});
+		const later = await runOn(store, [row], createProfile, true);
 		expect(outputJson(later)[0]).toMatchObject({ inDoubt: true });
 	});
 });
