@@ -37,6 +37,12 @@ export class DeduplicationStore implements IDataDeduplicator {
 	 */
 	failWhen: (scope: 'node' | 'workflow', values?: string[]) => boolean = () => false;
 
+	/**
+	 * Makes the removeProcessed calls it returns true for fail (e.g. a probe's clean-up), given the
+	 * values before n8n hashes them.
+	 */
+	failRemoveWhen: (scope: 'node' | 'workflow', values: string[]) => boolean = () => false;
+
 	/** Makes the clearAllProcessedItems calls it returns true for fail (e.g. a lock's release). */
 	failClearWhen: (scope: 'node' | 'workflow') => boolean = () => false;
 
@@ -110,6 +116,9 @@ export class DeduplicationStore implements IDataDeduplicator {
 	): Promise<void> {
 		const key = this.key(scope, contextData);
 		const stored = await this.read(key);
+		if (this.failRemoveWhen(scope === 'node' ? 'node' : 'workflow', items.map(String))) {
+			throw new Error('SQLITE_BUSY: database is locked');
+		}
 		if (!stored) return;
 		const removed = new Set(items.map((item) => DeduplicationStore.hash(item)));
 		await this.write(

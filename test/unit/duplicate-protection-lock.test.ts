@@ -15,6 +15,8 @@ import {
 } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import * as transport from '../../nodes/CandidateVerification/transport';
 import { DeduplicationStore } from '../harness/deduplication-store';
+import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
+import { otherProcess } from '../harness/other-process';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
@@ -22,23 +24,12 @@ import { enableMockedNetwork, mockService, success } from '../harness/service-mo
  * Duplicate protection's lock (a workflow-scope row of n8n's deduplication store, taken by the
  * INSERT its primary key guards) and the ways to resolve what it reports.
  */
-const FORM_ID = 'form-1';
-const CANDIDATE_PATH = `/verification/api/1.0/ekyc-forms/${FORM_ID}/diy-candidate`;
 const WORKFLOW_ROW = 'wf-test|';
 const LOCK_HASH = createHash('md5')
 	.update('n8n-nodes-candidate-verification:record-lock')
 	.digest('base64');
 
-const createProfile: INodeParameters = {
-	resource: 'profile',
-	operation: 'create',
-	formId: FORM_ID,
-	name: '={{ $json.name }}',
-	gender: 'Female',
-	duplicateKey: '={{ $json.key }}',
-	duplicateProtectionOptions: { inDoubtWaitSeconds: 0 },
-	requestOptions: { transientRetries: 0 },
-};
+const createProfile: INodeParameters = keyedCreateProfile;
 let keys = 0;
 /** Rows with keys no other test uses (IDs seen by this process are kept per key). */
 const freshRows = (count: number) => {
@@ -327,8 +318,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 			.times(6)
 			.reply(200, (_uri, body) => success({ transactionId: `TXN-${(body as IDataObject).name}` }));
 		const rows = freshRows(5);
-		// 1 in flight: 2 rows claimed ahead at most, so (2 + 2) × 2 = 8 values are kept (the
-		// no-waiters mark among them: the newest rows are still kept in full).
+		// 1 in flight: 2 rows claimed ahead at most, so (2 + 2) × 2 = 8 values are kept.
 		const bounded = {
 			...createProfile,
 			duplicateProtectionOptions: { inDoubtWaitSeconds: 0, historySize: 2 },
@@ -350,18 +340,8 @@ describe('Resolving rows and what a row’s answer means', () => {
 
 });
 
-/** A second n8n process: the node's code loaded again (its memory apart), the same database. */
-function otherProcess(): typeof runActionNode {
-	let other: typeof runActionNode | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the modules, as another process has
-		other = (require('../harness/run-node') as { runActionNode: typeof runActionNode }).runActionNode;
-	});
-	return other!;
-}
-
 describe('Two processes, the same row at the same moment', () => {
-	it('the later execution waits for the first one’s answer and outputs alreadySent with the ID handed over through n8n’s store; the handover leaves nothing behind', async () => {
+	it('the later execution waits for the first one’s answer and outputs alreadySent (the ID stays in the sender’s process: idKnown: false); the wait leaves nothing behind', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
 		let answerNow: (() => void) | undefined;
@@ -384,21 +364,22 @@ describe('Two processes, the same row at the same moment', () => {
 		]);
 		expect(outputJson(secondResult)).toEqual([
 			{
-				transactionId: 'TXN-first-process',
 				formId: FORM_ID,
 				name: 'Candidate 0',
 				alreadySent: true,
-				sentAt: expect.any(String),
+				sentAt: null,
+				idKnown: false,
+				note: expect.stringContaining('Do not write an empty transactionId back'),
 			},
 		]);
-		// SENT and ACCEPTED of the row and the no-waiters mark: no bits, no waiting mark left.
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(3);
+		// SENT and ACCEPTED of the row: nothing of the wait is left.
+		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(2);
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 	});
 });
 
 describe('Ten rows, each sent by two processes at the same moment', () => {
-	it('each row is sent once, and every later execution outputs alreadySent with the sender’s ID (no waiter misses the handover while others wait)', async () => {
+	it('each row is sent once, and every later execution outputs alreadySent, never another row’s ID', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
 		const held: Array<() => void> = [];
@@ -422,9 +403,8 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 			]),
 		);
 		// The answers wait until both executions of every row have met it: per pair, the sender's claim
-		// and the waiter's claim and check of the row's answer (4 calls on the node's record). An
-		// execution that meets the row only after its answer was recorded gets no handover (the ID then
-		// comes from its own process's memory or the static data), which a loaded machine would cause.
+		// and the waiter's claim and check of the row's answer (4 calls on the node's record). Either
+		// way the later execution of a pair runs in the other process, which never saw the row's ID.
 		const deadline = Date.now() + 20_000;
 		while (store.callsByScope.node < 4 * rows.length && Date.now() < deadline) await sleep(5);
 		released = true;
@@ -436,10 +416,10 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 			const [one, two] = [results[2 * index], results[2 * index + 1]].map((result) => outputJson(result)[0]);
 			const sent = [one, two].filter((json) => !json.alreadySent);
 			const other = [one, two].find((json) => json.alreadySent);
-			return sent.length === 1 && other?.transactionId === `TXN-${row.name}` && sent[0].transactionId === `TXN-${row.name}`;
+			return sent.length === 1 && other?.idKnown === false && !('transactionId' in other) && sent[0].transactionId === `TXN-${row.name}`;
 		});
 		expect(pairs).toEqual(rows.map(() => true));
-		// Nothing of the handover is left: SENT and ACCEPTED of each row and the no-waiters mark.
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(21);
+		// Nothing of the waits is left: SENT and ACCEPTED of each row.
+		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(20);
 	});
 });

@@ -149,7 +149,10 @@ describe('Duplicate protection across executions', () => {
 		expect(first.error?.message).toBe(
 			'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
 		);
-		expect(first.error?.description).toContain(PROFILE_LOST_ANSWER_ADVICE);
+		// Retries on Transient Failures 0: 60 s × 1 + 60 s.
+		expect(first.error?.description).toContain(
+			PROFILE_LOST_ANSWER_ADVICE.replace('240 s', '120 s'),
+		);
 		expect(first.error?.description).not.toContain('Retry On Fail');
 
 		const again = await runRows(3, { ...createProfile, ...oneAtATime }, store);
@@ -162,7 +165,7 @@ describe('Duplicate protection across executions', () => {
 		expect(again.error?.description).toBe(
 			[
 				'Add a candidate to a form: the earlier request left n8n without an answer recorded (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). The service’s dashboard lists what it holds (the API cannot list or search them).',
-				'If the service has it: run this row once with Duplicate Protection → Record Rows as Sent and the ID you found; later runs then skip it and output that ID. If not: run this row alone with Duplicate Protection → Send These Rows Again (it sends every row of its input, so leave out the rest).',
+				'If the service has it: run only this row (item 2) with Duplicate Protection → Record Rows as Sent, with the ID the service gave it; later runs then skip it and output that ID. If not: once no execution that sent it is still running (Executions list) and at least 120 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, run only this row (item 2) with Duplicate Protection → Send These Rows Again.',
 				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
 			].join('\n'),
 		);
@@ -441,8 +444,8 @@ describe('Duplicate protection across executions', () => {
 		for (const personal of ['Candidate', '+91987654', FORM_ID, 'Female']) {
 			expect(everything).not.toContain(personal);
 		}
-		// SENT and ACCEPTED per row and the no-waiters mark; the lock's row is gone once released.
-		expect(store.storedValues()).toHaveLength(5);
+		// SENT and ACCEPTED per row; the lock's row is gone once released.
+		expect(store.storedValues()).toHaveLength(4);
 		expect(Object.keys(saved)).toEqual([
 			expect.stringMatching(/^[0-9a-f]{64}$/),
 			expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -459,8 +462,7 @@ describe('Duplicate protection across executions', () => {
 		const result = await runRows(200, createProfile, store);
 
 		expect(result.error).toBeUndefined();
-		// The first ACCEPTED rows a record gets also look once for executions waiting on them.
-		expect(store.callsByScope).toEqual({ node: 4, workflow: 8 });
+		expect(store.callsByScope).toEqual({ node: 2, workflow: 8 });
 		expect(store.rows.has('wf-test|')).toBe(false);
 
 		acceptingService(200);
@@ -470,7 +472,7 @@ describe('Duplicate protection across executions', () => {
 			deduplicationStore: store,
 		});
 		expect(next.error).toBeUndefined();
-		expect(store.callsByScope).toEqual({ node: 6, workflow: 16 });
+		expect(store.callsByScope).toEqual({ node: 4, workflow: 16 });
 	});
 
 	it('rows are recorded just before they leave, batch by batch: after a crash mid-run only the batch on its way is in doubt', async () => {
@@ -490,8 +492,8 @@ describe('Duplicate protection across executions', () => {
 			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1 } } },
 		};
 		await runRows(6, batchesOfTwo, store);
-		// Rows 0-1 recorded as sent and accepted (with the no-waiters mark), rows 2-3 as sent; rows 4-5 not yet.
-		expect(atCrash!.storedValues()).toHaveLength(7);
+		// Rows 0-1 recorded as sent and accepted, rows 2-3 as sent; rows 4-5 not yet.
+		expect(atCrash!.storedValues()).toHaveLength(6);
 
 		scope
 			.post(CANDIDATE_PATH)
@@ -547,7 +549,7 @@ describe('Duplicate protection across executions', () => {
 		expect(outputJson(result)).toHaveLength(40);
 		expect(Math.max(...claimedUnanswered)).toBeLessThanOrEqual(5);
 		expect(claimedSoFar()).toBe(40);
-		expect(store.storedValues()).toHaveLength(81);
+		expect(store.storedValues()).toHaveLength(80);
 	});
 
 	it('1000 rows at the defaults: a claim waits for the slots worth it (never a few rows while requests are in flight), at least half of Max Concurrent Requests', async () => {
@@ -682,10 +684,25 @@ describe('Duplicate protection across executions', () => {
 		expect(result.error?.description).toBe(
 			[
 				'SQLITE_BUSY: database is locked',
-				'Accepted by the service but NOT recorded (a later run would send them again): item 1: TXN-1, item 2: TXN-2. Before running these rows again, record them with Duplicate Protection → Record Rows as Sent and these IDs, or leave them out of the input.',
-				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 1: TXN-1, item 2: TXN-2. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
+				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt).',
 			].join('\n'),
 		);
+
+		// A later run holds the unrecorded rows in doubt and sends the rest (On Error → Continue).
+		store.failWhen = () => false;
+		const again = await runRows(
+			6,
+			{ ...oneInFlight, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
+			store,
+			{ continueOnFail: true },
+		);
+		expect(sentNames(requests.slice(3))).toEqual(['Candidate 3', 'Candidate 4', 'Candidate 5']);
+		expect(
+			outputJson(again).map((json) =>
+				json.inDoubt ? 'in doubt' : json.alreadySent ? 'already sent' : json.transactionId,
+			),
+		).toEqual(['already sent', 'in doubt', 'in doubt', 'TXN-3', 'TXN-4', 'TXN-5']);
 	});
 
 	it('the lock’s release after a claim fails: that claim’s rows are sent (they are recorded), nothing more; the error names the accepted rows with their IDs, and the lock stays for Release Stuck Lock', async () => {
@@ -704,8 +721,8 @@ describe('Duplicate protection across executions', () => {
 		expect(result.error?.description).toBe(
 			[
 				'SQLITE_BUSY: database is locked',
-				'Accepted by the service but NOT recorded (a later run would send them again): item 0: TXN-0, item 1: TXN-1. Before running these rows again, record them with Duplicate Protection → Record Rows as Sent and these IDs, or leave them out of the input.',
-				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 0: TXN-0, item 1: TXN-1. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
+				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt).',
 			].join('\n'),
 		);
 		expect(store.rows.has('wf-test|')).toBe(true);

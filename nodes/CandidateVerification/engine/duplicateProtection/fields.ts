@@ -59,12 +59,12 @@ export function duplicateProtectionFields(
 					name: MODE_NAMES.sendAgain,
 					value: DUPLICATE_MODES.sendAgain,
 					description:
-						'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input.',
+						'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input; a row in doubt only once no execution that sent it is still running (Executions list) and at least Timeout × (Retries + 1) + 60 s have passed since it ended.',
 				},
 				{
 					name: MODE_NAMES.recordAsSent,
 					value: DUPLICATE_MODES.recordAsSent,
-					description: `Send nothing: record each row as sent, with the ${idName} you found at the service (e.g. for a row in doubt), so later runs skip it and output that ID`,
+					description: `Send nothing. A row in doubt, or never sent (created outside n8n), is recorded as accepted with its own ${idName} found at the service, so later runs skip it and output that ID; a row accepted before keeps its ID. One ID on several rows: nothing is recorded.`,
 				},
 				{
 					name: MODE_NAMES.forgetAll,
@@ -110,7 +110,7 @@ export function duplicateProtectionFields(
 			// Not `required`: n8n checks that on publishing even when Duplicate Protection is an
 			// expression that never makes it Record Rows as Sent; the all-items check requires it instead.
 			placeholder: 'e.g. {{ $json.foundId }}',
-			description: `Required with Record Rows as Sent: the ${idName} the service gave this row (its dashboard lists what it holds). Later runs skip the row and output this ID.`,
+			description: `Required with Record Rows as Sent: the ${idName} the service gave this row, its own (its dashboard lists what it holds). Later runs skip the row and output this ID.`,
 			displayOptions: inModes(DUPLICATE_MODES.recordAsSent),
 		},
 		{
@@ -132,7 +132,7 @@ export function duplicateProtectionFields(
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_HISTORY_ROWS,
 					description:
-						'How many of the newest rows the record keeps at least. An older row may be forgotten: a later run would then send it again. Each run reads and writes the whole record, so a smaller history makes runs faster.',
+						'How many of the newest rows the record keeps at least. An older row may be forgotten: a later run would then send it again. Each run reads and writes the whole record, so a smaller history makes runs faster; keep it above the rows all executions of this node send while one waits for an answer, or they push each other’s rows in flight out.',
 				},
 				{
 					displayName: 'Wait for an Answer Elsewhere (Seconds)',

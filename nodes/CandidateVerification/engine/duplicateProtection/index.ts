@@ -42,7 +42,7 @@ const MAX_LOST_KEPT = 10_000;
 export interface ProtectedRun {
 	readonly context: IExecuteFunctions;
 	readonly operation: OperationDefinition;
-	readonly settings: { batchSize: number; concurrency: number };
+	readonly settings: { batchSize: number; concurrency: number; timeout: number; retries: number };
 	readonly continueOnFail: boolean;
 	readonly started: Set<number>;
 	/** The service certainly did not act on the item's request (a clear refusal). */
@@ -180,13 +180,30 @@ export class DuplicateProtection {
 			0,
 			DUPLICATE_MODES.skipSent,
 		) as DuplicateMode;
-		if (mode === DUPLICATE_MODES.off) return undefined;
 		if (!Object.values(DUPLICATE_MODES).includes(mode)) {
 			throw new NodeOperationError(
 				context.getNode(),
 				`Duplicate Protection "${String(mode)}" is not one of ${Object.values(MODE_NAMES).join(', ')}`,
 			);
 		}
+		const items = String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')
+			? context.getInputData().map((_item, itemIndex) => itemIndex)
+			: [];
+		const differing = items.filter(
+			(itemIndex) => context.getNodeParameter(DUPLICATE_PROTECTION, itemIndex, mode) !== mode,
+		);
+		if (differing.length > 0) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection differs between items: item 0 has ${MODE_NAMES[mode]}, ${one(differing.length, 'item', 'items')} ${itemNumbers(differing)} another mode`,
+				{
+					itemIndex: differing[0],
+					description:
+						'Nothing was sent or recorded: a run of this node treats every row one way. Give every item the same Duplicate Protection, e.g. split the input (If node) into two Candidate Verification nodes.',
+				},
+			);
+		}
+		if (mode === DUPLICATE_MODES.off) return undefined;
 		const store = context.helpers as Partial<DeduplicationHelperFunctions>;
 		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
 			throw new NodeOperationError(
@@ -204,15 +221,6 @@ export class DuplicateProtection {
 			mode,
 			credentials,
 			baseUrl,
-		);
-	}
-
-	/** The modes that send nothing: the items pass through (with what was recorded). */
-	get sendsNothing(): boolean {
-		return (
-			this.mode === DUPLICATE_MODES.forgetAll ||
-			this.mode === DUPLICATE_MODES.releaseLock ||
-			this.mode === DUPLICATE_MODES.recordAsSent
 		);
 	}
 
@@ -247,25 +255,48 @@ export class DuplicateProtection {
 		return rowIdentity(this.identityBase, { body, qs, pathParameters }, checked.duplicateKey);
 	}
 
-	/** Record Rows as Sent: each valid row recorded as accepted with the ID given; nothing sent. */
+	/**
+	 * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
+	 * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing.
+	 */
 	async recordAsSent(
 		checked: CheckedRow[],
 		outputs: INodeExecutionData[][],
 		valid: number[],
 	): Promise<void> {
-		const rows = valid.map((itemIndex) => ({
-			identity: this.identityOf(checked[itemIndex]),
-			id: checked[itemIndex].idFound,
-		}));
-		await this.storeCall(async () => await this.record.recordAsSent(rows), 'record');
+		const rowsOfId = new Map<string, Set<string>>();
+		const rows = valid.map((itemIndex) => {
+			const row = {
+				identity: this.identityOf(checked[itemIndex]),
+				id: checked[itemIndex].idFound!,
+			};
+			this.identities.set(itemIndex, row.identity);
+			rowsOfId.set(row.id, (rowsOfId.get(row.id) ?? new Set()).add(row.identity));
+			return row;
+		});
 		const field = this.run.operation.acceptedIdField!;
-		valid.forEach((itemIndex, position) => {
-			outputs[itemIndex] = [
+		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
+		if (shared.length > 0) {
+			throw new NodeOperationError(
+				this.run.context.getNode(),
+				`${MODE_NAMES.recordAsSent}: items ${itemNumbers(shared)} give one ${field} to different rows`,
 				{
-					json: { [field]: rows[position].id, recordedAsSent: true },
-					pairedItem: { item: itemIndex },
+					itemIndex: shared[0],
+					description: `Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
 				},
-			];
+			);
+		}
+		const states = await this.storeCall(async () => await this.record.recordAsSent(rows), 'record');
+		valid.forEach((itemIndex, position) => {
+			outputs[itemIndex] =
+				states.get(rows[position].identity) === 'accepted'
+					? this.alreadySentOutput(itemIndex, { recordedAsSent: false })
+					: [
+							{
+								json: { [field]: rows[position].id, recordedAsSent: true },
+								pairedItem: { item: itemIndex },
+							},
+						];
 		});
 	}
 
@@ -321,10 +352,9 @@ export class DuplicateProtection {
 		const identities = rows.map((index) => this.identities.get(index)!);
 		const accepted = this.acceptedSinceClaim;
 		this.acceptedSinceClaim = [];
-		const waitFor = new Set(identities.filter((identity) => this.mayWaitFor(identity)));
 		this.pace.claimStarted();
 		const claim = this.record
-			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain, waitFor)
+			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain)
 			.then((states) => {
 				this.pace.claimDone();
 				for (const [identity, state] of states) {
@@ -527,17 +557,13 @@ export class DuplicateProtection {
 			await sleep(Math.max(0, Math.min(pause, nextDeadline - Date.now())));
 			pause = Math.min(pause * 2, LONGEST_POLL_MS);
 			const identities = [...this.waiting.keys()];
-			const now = Date.now();
-			const expiring = identities.filter((identity) => this.waiting.get(identity)!.deadline <= now);
-			let accepted = new Map<string, string | undefined>();
-			try {
-				accepted = await this.record.acceptedSince(identities, expiring);
-			} catch {
-				// A failing store leaves the rows in doubt: never a reason to send them.
-			}
+			const accepted = await this.record.acceptedSince(identities).catch(() => undefined);
+			// A failing store ends the wait: every row waited for is in doubt.
+			const now = accepted ? Date.now() : Number.POSITIVE_INFINITY;
 			for (const identity of identities) {
-				if (accepted.has(identity) || expiring.includes(identity)) {
-					this.waiting.get(identity)!.resolve(accepted.has(identity));
+				const { resolve, deadline } = this.waiting.get(identity)!;
+				if (accepted?.has(identity) || deadline <= now) {
+					resolve(accepted?.has(identity) === true);
 					this.waiting.delete(identity);
 				}
 			}
@@ -610,14 +636,14 @@ export class DuplicateProtection {
 				.map(({ itemIndex, id }) => `item ${itemIndex}: ${id ?? 'accepted (no ID in the answer)'}`)
 				.join(', ');
 			lines.push(
-				`Accepted by the service but NOT recorded (a later run would send them again): ${list}. Before running these rows again, record them with Duplicate Protection → ${MODE_NAMES.recordAsSent} and these IDs, or leave them out of the input.`,
+				`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input.`,
 			);
 		} else if (this.run.started.size > 0) {
 			lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
 		}
 		if (notSent.length > 0 && this.run.started.size > 0) {
 			lines.push(
-				`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}. Run again once n8n’s database answers: a later run sends ${one(notSent.length, 'it', 'them')}.`,
+				`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}. Run again once n8n’s database answers: a later run sends ${one(notSent.length, 'it', 'them')}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
 			);
 		}
 		return new NodeOperationError(
@@ -627,7 +653,7 @@ export class DuplicateProtection {
 		);
 	}
 
-	private alreadySentOutput(itemIndex: number): INodeExecutionData[] {
+	private alreadySentOutput(itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
 		const { operation } = this.run;
 		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
 		const field = operation.acceptedIdField!;
@@ -638,6 +664,7 @@ export class DuplicateProtection {
 			...(Array.isArray(shaped) ? shaped[0] : shaped),
 			alreadySent: true,
 			sentAt: earlier?.sentAt ?? null,
+			...extra,
 		};
 		if (earlier?.id === undefined) {
 			delete json[field];
@@ -687,9 +714,12 @@ export class DuplicateProtection {
 			? `; no answer came in the ${this.waitMs / 1000} s waited for it`
 			: '';
 		const message = `${single ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemNumbers(itemIndexes)}) were`} sent by an earlier execution that got no answer: the service may have created ${it}`;
+		const rows = single
+			? `this row (item ${itemIndexes[0]})`
+			: `these rows (items ${itemNumbers(itemIndexes)})`;
 		const lines = [
 			`${this.run.operation.label}: the earlier request left n8n without an answer recorded${waitedText} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck(itemIndexes)}.`,
-			`If the service has ${it}: run ${single ? 'this row' : 'these rows'} once with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID you found; later runs then skip ${it} and output that ID. If not: run ${single ? 'this row' : 'these rows'} alone with Duplicate Protection → ${MODE_NAMES.sendAgain} (it sends every row of its input, so leave out the rest).`,
+			`If the service has ${it}: run only ${rows} with Duplicate Protection → ${MODE_NAMES.recordAsSent}, ${single ? 'with' : 'each with'} the ID the service gave ${it}; later runs then skip ${it} and output that ID. If not: ${this.whenSafeToSendAgain}, run only ${rows} with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
 		];
 		if (!this.run.continueOnFail) {
 			lines.push(
@@ -704,6 +734,13 @@ export class DuplicateProtection {
 
 	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
 	lostAnswerAdvice(itemIndex: number): string {
-		return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${this.whereToCheck([itemIndex])}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, record it with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID you found; if not, run it alone with ${MODE_NAMES.sendAgain}.`;
+		return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${this.whereToCheck([itemIndex])}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${this.whenSafeToSendAgain}, run only this row with ${MODE_NAMES.sendAgain}.`;
+	}
+
+	/** When no execution can still be sending a row in doubt (its tries and their timeouts, and a minute). */
+	private get whenSafeToSendAgain(): string {
+		const { timeout, retries } = this.run.settings;
+		const seconds = Math.ceil((timeout * (retries + 1)) / 1000) + 60;
+		return `once no execution that sent it is still running (Executions list) and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
 	}
 }

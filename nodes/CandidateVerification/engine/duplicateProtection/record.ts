@@ -12,32 +12,11 @@ import { WorkflowLock } from './lock';
 const SENT = 's:';
 /** Recorded once the service accepted the row (or the user recorded it as sent). */
 const ACCEPTED = 'a:';
-/** An execution waits for this row's answer (another execution sent it): hand its ID over. */
-const WAITED_FOR = 'w:';
-/** One bit of a handed-over ID: `b:<row>:<bit>` is recorded for each bit that is 1. */
-const ID_BIT = 'b:';
 /**
- * Present while no execution waits for a row: the calls that record ACCEPTED rows carry it at no
- * cost, and only when a waiter removed it do they look for WAITED_FOR rows among theirs.
+ * Recorded with each ACCEPTED a probe adds, removed only by that probe's own clean-up: a row that
+ * has it is in doubt (a probe failed or crashed between its two calls and left its ACCEPTED behind).
  */
-const NO_WAITERS = 'n:no-waiters';
-/**
- * A waiting execution holds one of WAITER_SLOTS tokens of the current minute (`t:<minute>:<slot>`)
- * while it waits: NO_WAITERS is put back only when no token of this or the last minute is held, so
- * one execution's end never hides another's wait, and a token left by a crashed process ages out.
- */
-const WAITER_TOKEN = 't:';
-const WAITER_SLOTS = 32;
-const TOKEN_MINUTE_MS = 60_000;
-
-const minuteNow = () => Math.floor(Date.now() / TOKEN_MINUTE_MS);
-const tokensOf = (minute: number) =>
-	Array.from({ length: WAITER_SLOTS }, (_, slot) => `${WAITER_TOKEN}${minute}:${slot}`);
-/** Tokens a waiter may still hold: this minute's and the last one's. */
-const liveTokens = () => [...tokensOf(minuteNow() - 1), ...tokensOf(minuteNow())];
-/** IDs longer than this (in UTF-8 bytes) are not handed over (the service's are far shorter). */
-const MAX_HANDED_ID_BYTES = 64;
-const LENGTH_BITS = 8;
+const PROBING = 'p:';
 /** n8n's store options for a probe: the same mode, no trimming. */
 const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
@@ -70,28 +49,6 @@ function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
 	map.delete(key);
 	map.set(key, value);
 	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
-}
-
-/** The store values that hand `id` over for a row: one per bit that is 1 (length byte first). */
-function idBits(identity: string, id: string): string[] {
-	const bytes = Buffer.from(id, 'utf8');
-	const values: string[] = [];
-	[bytes.length, ...bytes].forEach((byte, index) => {
-		for (let bit = 0; bit < 8; bit++) {
-			if (byte & (1 << (7 - bit))) values.push(`${ID_BIT}${identity}:${index * 8 + bit}`);
-		}
-	});
-	return values;
-}
-
-/** Bytes from probed bit values: a bit is 1 when its value was found in the store. */
-function bitsToBytes(probe: string[], found: string[], bitCount: number): number[] {
-	const ones = new Set(found);
-	const bytes = new Array<number>(Math.ceil(bitCount / 8)).fill(0);
-	probe.slice(0, bitCount).forEach((value, index) => {
-		if (ones.has(value)) bytes[Math.floor(index / 8)] |= 1 << (7 - (index % 8));
-	});
-	return bytes;
 }
 
 /** A row's hash: the operation, the service's environment, and the key or the request as sent. */
@@ -174,191 +131,78 @@ export class SentRecord {
 	}
 
 	/**
-	 * Which of these rows are ACCEPTED. The store has no read-only check: what it adds is removed.
-	 * Rows in `waitFor` that are not accepted are marked WAITED_FOR (their sender hands the ID over),
-	 * and this execution holds a waiter token (taken, or moved to the current minute) meanwhile.
+	 * Which of these rows are ACCEPTED. The store has no read-only check: the probe records ACCEPTED
+	 * with a PROBING marker, and its clean-up removes what it added. A row whose PROBING was there
+	 * already (a probe that failed or crashed before its clean-up) is in doubt, never accepted.
 	 */
-	private async acceptedAmong(
-		identities: string[],
-		waitFor: Set<string> = new Set(),
-	): Promise<Set<string>> {
+	private async acceptedAmong(identities: string[]): Promise<Set<string>> {
 		if (identities.length === 0) return new Set();
-		const waiting = identities.filter((identity) => waitFor.has(identity));
-		const minute = minuteNow();
-		const tokenProbe = waiting.length > 0 && this.tokenMinute !== minute ? tokensOf(minute) : [];
-		const checked = await this.record([
-			...identities.map((identity) => ACCEPTED + identity),
-			...waiting.map((identity) => WAITED_FOR + identity),
-			...tokenProbe,
-		]);
-		const added = new Set(checked.new.map(String));
-		const accepted = new Set(
-			checked.processed
-				.map(String)
-				.filter((value) => value.startsWith(ACCEPTED))
-				.map((value) => value.slice(ACCEPTED.length)),
+		const checked = await this.record(
+			identities.flatMap((identity) => [ACCEPTED + identity, PROBING + identity]),
 		);
-		const waitingStill = waiting.filter((identity) => !accepted.has(identity));
-		const oldToken = this.token;
-		if (waitingStill.length > 0 && tokenProbe.length > 0) {
-			// The first free slot is this execution's; with all taken it waits without one.
-			const taken = tokenProbe.find((token) => added.has(token));
-			if (taken !== undefined) {
-				this.token = taken;
-				this.tokenMinute = minute;
-			}
-		}
-		await this.remove([
-			...[...added].filter((value) => value.startsWith(ACCEPTED)),
-			...tokenProbe.filter((token) => added.has(token) && token !== this.token),
-			...(oldToken !== undefined && oldToken !== this.token ? [oldToken] : []),
-			...waiting
-				.filter((identity) => accepted.has(identity))
-				.map((identity) => WAITED_FOR + identity),
-			...(waitingStill.length > 0 ? [NO_WAITERS] : []),
-		]);
-		return accepted;
-	}
-
-	/** The waiter token this execution holds, and the minute it was taken in. */
-	private token?: string;
-
-	private tokenMinute?: number;
-
-	/** This execution waits no more: its token goes, and NO_WAITERS comes back if nobody else waits. */
-	private async stopWaitingEntirely(): Promise<void> {
-		if (this.token !== undefined) await this.remove([this.token]);
-		this.token = undefined;
-		this.tokenMinute = undefined;
-		await this.putBackNoWaitersUnlessWaited();
-	}
-
-	/** Probes the live waiter tokens (with NO_WAITERS): keeps NO_WAITERS only when none is held. */
-	private async putBackNoWaitersUnlessWaited(alsoProbe: string[] = []) {
-		const probe = liveTokens();
-		const checked = await this.record([...alsoProbe, ...probe, NO_WAITERS]);
 		const added = new Set(checked.new.map(String));
-		const held = probe.some((token) => !added.has(token));
-		// NO_WAITERS is present now (put back by this call or the caller's): it stays only if nobody waits.
-		await this.remove([
-			...[...added].filter((value) => value !== NO_WAITERS),
-			...(held ? [NO_WAITERS] : []),
-		]);
-		return checked;
+		await this.remove([...added]);
+		return new Set(
+			identities.filter(
+				(identity) => !added.has(ACCEPTED + identity) && added.has(PROBING + identity),
+			),
+		);
 	}
 
-	/**
-	 * Records ACCEPTED rows (with `alsoRecord`, in one call) and hands the IDs of those another
-	 * execution waits for over, bit by bit (n8n's store keeps hashes only, so membership is all a
-	 * reader can ask). Only while NO_WAITERS is absent does this cost more than the one call.
-	 */
+	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
 	private async recordAccepted(accepted: AcceptedRow[], alsoRecord: string[] = []) {
-		const withAccepted = accepted.length > 0;
-		const recorded = await this.record(
-			[
-				...alsoRecord,
-				...accepted.map(({ identity }) => ACCEPTED + identity),
-				...(withAccepted ? [NO_WAITERS] : []),
-			],
+		return await this.record(
+			[...alsoRecord, ...accepted.map(({ identity }) => ACCEPTED + identity)],
 			true,
 		);
-		if (!withAccepted || !recorded.new.map(String).includes(NO_WAITERS)) return recorded;
-		const handed = accepted.filter(
-			({ id }) => id !== undefined && Buffer.byteLength(id) <= MAX_HANDED_ID_BYTES,
-		);
-		const markers = handed.map(({ identity }) => WAITED_FOR + identity);
-		// NO_WAITERS was put back by the call above: it stays only if no waiter holds a token.
-		const checked = await this.putBackNoWaitersUnlessWaited(markers);
-		const waitedFor = new Set(
-			checked.processed
-				.map(String)
-				.filter((value) => value.startsWith(WAITED_FOR))
-				.map((value) => value.slice(WAITED_FOR.length)),
-		);
-		const bits = handed
-			.filter(({ identity }) => waitedFor.has(identity))
-			.flatMap(({ identity, id }) => idBits(identity, id!));
-		if (bits.length > 0) await this.record(bits);
-		return recorded;
-	}
-
-	/** The ID handed over for a row, read bit by bit; its bits and WAITED_FOR are removed. */
-	private async handedId(identity: string): Promise<string | undefined> {
-		const probe = (from: number, to: number) =>
-			Array.from({ length: to - from }, (_, bit) => `${ID_BIT}${identity}:${from + bit}`);
-		const lengthProbe = probe(0, LENGTH_BITS);
-		const lengthBits = await this.record(lengthProbe);
-		const length = bitsToBytes(lengthProbe, lengthBits.processed.map(String), LENGTH_BITS)[0];
-		const bytesProbe = length > 0 ? probe(LENGTH_BITS, LENGTH_BITS + length * 8) : [];
-		const idBitsSet = bytesProbe.length > 0 ? await this.record(bytesProbe) : undefined;
-		await this.remove([...lengthProbe, ...bytesProbe, WAITED_FOR + identity]);
-		if (!length || !idBitsSet) return undefined;
-		return Buffer.from(
-			bitsToBytes(bytesProbe, idBitsSet.processed.map(String), length * 8),
-		).toString('utf8');
 	}
 
 	/**
 	 * Records the rows as SENT (and `accepted` as ACCEPTED, in the same call) and says what an
 	 * earlier execution did with each. With `forgetFirst` (Send These Rows Again) their earlier
-	 * record goes first. Rows in `waitFor` found in doubt are marked as waited for. Throws when the
-	 * store fails.
+	 * record goes first. Throws when the store fails.
 	 */
 	async claim(
 		identities: string[],
 		accepted: AcceptedRow[],
 		forgetFirst = false,
-		waitFor: Set<string> = new Set(),
 	): Promise<Map<string, RowState>> {
 		const unique = [...new Set(identities)];
 		this.keepIds(accepted);
 		return await this.underLock(async () => {
 			if (forgetFirst) {
-				await this.remove(unique.flatMap((identity) => [SENT + identity, ACCEPTED + identity]));
+				await this.remove(
+					unique.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
+				);
 			}
-			const claimed = await this.recordAccepted(
-				accepted,
-				unique.map((identity) => SENT + identity),
-			);
-			const fresh = new Set(
-				claimed.new
-					.map(String)
-					.filter((value) => value.startsWith(SENT))
-					.map((value) => value.slice(SENT.length)),
-			);
-			const states = new Map<string, RowState>();
-			const before = unique.filter((identity) => !fresh.has(identity));
-			const acceptedBefore = await this.acceptedAmong(before, waitFor);
-			for (const identity of unique) {
-				if (fresh.has(identity)) states.set(identity, 'new');
-				else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
-			}
-			return states;
+			return await this.claimLocked(unique, accepted);
 		}, true);
 	}
 
-	/**
-	 * Of rows waited for (in doubt), those accepted since, with the ID their sender handed over.
-	 * `stopWaiting`: rows no longer waited for (their wait ran out).
-	 */
-	async acceptedSince(
-		identities: string[],
-		stopWaiting: string[] = [],
-	): Promise<Map<string, string | undefined>> {
-		return await this.underLock(async () => {
-			const waiting = new Set(identities);
-			const accepted = await this.acceptedAmong(identities, waiting);
-			const ids = new Map<string, string | undefined>();
-			for (const identity of accepted) {
-				const id = this.earlierResult(identity)?.id ?? (await this.handedId(identity));
-				ids.set(identity, id);
-				if (id !== undefined) this.keepIds([{ identity, id }]);
-			}
-			if (stopWaiting.length > 0)
-				await this.remove(stopWaiting.map((identity) => WAITED_FOR + identity));
-			if (accepted.size + stopWaiting.length >= identities.length) await this.stopWaitingEntirely();
-			return ids;
-		});
+	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
+		const claimed = await this.recordAccepted(
+			accepted,
+			unique.map((identity) => SENT + identity),
+		);
+		const fresh = new Set(
+			claimed.new
+				.map(String)
+				.filter((value) => value.startsWith(SENT))
+				.map((value) => value.slice(SENT.length)),
+		);
+		const before = unique.filter((identity) => !fresh.has(identity));
+		const acceptedBefore = await this.acceptedAmong(before);
+		const states = new Map<string, RowState>();
+		for (const identity of unique) {
+			if (fresh.has(identity)) states.set(identity, 'new');
+			else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
+		}
+		return states;
+	}
+
+	/** Of rows in doubt waited for, those accepted since. */
+	async acceptedSince(identities: string[]): Promise<Set<string>> {
+		return await this.underLock(async () => await this.acceptedAmong(identities));
 	}
 
 	/**
@@ -375,14 +219,19 @@ export class SentRecord {
 		});
 	}
 
-	/** Duplicate Protection → Record Rows as Sent: the rows count as accepted, with the IDs given. */
-	async recordAsSent(rows: AcceptedRow[]): Promise<void> {
-		this.keepIds(rows);
-		await this.underLock(async () => {
-			await this.record(
-				rows.flatMap(({ identity }) => [SENT + identity, ACCEPTED + identity]),
-				true,
-			);
+	/**
+	 * Duplicate Protection → Record Rows as Sent: rows in doubt or never sent count as accepted with
+	 * the IDs given (a marker a failed probe left goes); a row accepted before is left as it is.
+	 * Returns each row's state before.
+	 */
+	async recordAsSent(rows: AcceptedRow[]): Promise<Map<string, RowState>> {
+		return await this.underLock(async () => {
+			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
+			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
+			if (toRecord.length > 0) await this.recordAccepted(toRecord);
+			await this.remove(toRecord.map(({ identity }) => PROBING + identity));
+			this.keepIds(toRecord);
+			return states;
 		});
 	}
 
