@@ -246,6 +246,7 @@ describe('Node description', () => {
 				'purpose:getAll',
 				'transaction:getCheckStatus',
 				'transaction:getStatus',
+				'verification:resolveInsufficiency',
 				'verification:submit',
 				'webhookConfig:create',
 				'webhookConfig:update',
