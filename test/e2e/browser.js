@@ -268,6 +268,35 @@ async function freshNodeChecks(editor, operations) {
 			},
 		);
 	}
+	await typedCheckPanels(editor);
+}
+
+/** Version 2's typed checks (issue 34) and the fields each shows on the panel of a node just added. */
+const TYPED_CHECK_PANELS = [
+	['Degree or Marksheet', ['Level', 'Name as per Document', 'Issue Date', 'Degree Document URL', 'Marksheet URL']],
+	['Police Verification (Address)', ['Permanent Address']],
+	['Police Clearance Certificate', ['Certificate File URL']],
+	['Local Address (Digital)', ['Address Line 1', 'Village / Town / City', 'District', 'State', 'Pincode', 'Country']],
+];
+
+async function typedCheckPanels(editor) {
+	for (const [check, fields] of TYPED_CHECK_PANELS) {
+		await editor.step(
+			`panel Verification → Submit, Check "${check}" (node version 2): its typed fields show (${fields.join(', ')}), no Data (JSON)`,
+			async () => {
+				await editor.selectOption('resource', 'Verification');
+				await editor.selectOption('operation', 'Submit');
+				await editor.selectOption('verificationName', check);
+				await editor.settle();
+				for (const field of fields) {
+					const shown = await editor.ndv.getByText(field, { exact: true }).count();
+					assert.ok(shown > 0, `no field "${field}" on the panel`);
+				}
+				assert.equal(await editor.ndv.getByText('Data (JSON)', { exact: true }).count(), 0, 'Data (JSON) shows');
+				return editor.inspectPanel(`panel-verification-submit-${slug(check)}`, { filled: false });
+			},
+		);
+	}
 }
 
 async function exampleNodeChecks(editor, client) {

@@ -584,7 +584,7 @@ async function checks() {
 	const submissions = bodiesTo('POST', `${V}/bgv/diy`).map((r) => r.body);
 	const submission = (txn, check) => submissions.find((s) => s.transactionId === txn && s.verificationName === check);
 
-	await check('typed submissions (employment, credit, criminal, police clearance) sent field by field', async () => {
+	await check('typed submissions (employment, credit, criminal, police verification at the permanent address; node version 2) sent field by field', async () => {
 		assert.equal(submissions.length, 15);
 		const [asha, rahul] = profiles;
 		const address = candidates[0].address;
@@ -603,10 +603,10 @@ async function checks() {
 			permanentAddress: address,
 		});
 		assert.deepEqual(submission(asha.transactionId, 'bgv-criminal').data, { currentAddress: address, permanentAddress: address });
-		assert.deepEqual(submission(asha.transactionId, 'bgv-police-clearance-certificate').data, { fileUrl: uploads[0].fileUrl });
+		assert.deepEqual(submission(asha.transactionId, 'bgv-police-verification').data, { permanentAddress: address });
 	});
 
-	await check('typed 10th Education submission (level TENTH_STD, document list); each submission output chains on', async () => {
+	await check('typed 10th Education submission (level TENTH_STD, the public label "10th Marksheet" by default on version 2); each submission output chains on', async () => {
 		assert.deepEqual(submission(profiles[2].transactionId, 'bgv-tenth').data, {
 			level: 'TENTH_STD',
 			nameAsPerDocument: candidates[2].name,
@@ -614,9 +614,9 @@ async function checks() {
 			registrationNumber: '3056789',
 			nameOfBoard: 'CBSE',
 			yearOfPassing: '2010',
-			documentList: [{ label: 'marksheet', url: uploads[2].fileUrl }],
+			documentList: [{ label: '10th Marksheet', url: uploads[2].fileUrl }],
 		});
-		for (const node of ['Submit Employment Check', 'Submit Credit Check', 'Submit Court Record Check', 'Submit Police Clearance', 'Submit 10th Education']) {
+		for (const node of ['Submit Employment Check', 'Submit Credit Check', 'Submit Court Record Check', 'Submit Police Verification', 'Submit 10th Education']) {
 			const out = outputJson(run, node);
 			assert.deepEqual(out.map((o) => o.transactionId), profiles.map((p) => p.transactionId), node);
 			assert.ok(out.every((o) => o.submitted === true), node);
@@ -630,10 +630,10 @@ async function checks() {
 		assert.equal(status.length, 3);
 		assert.equal(status[0].state, 'IN_PROGRESS');
 		const states = Object.fromEntries(status[0].verificationList.map((c) => [c.name, c.state]));
-		for (const name of ['bgv-employment', 'bgv-cibil', 'bgv-criminal', 'bgv-tenth', 'bgv-police-clearance-certificate']) {
+		for (const name of ['bgv-employment', 'bgv-cibil', 'bgv-criminal', 'bgv-tenth', 'bgv-police-verification']) {
 			assert.equal(states[name], 'IN_PROGRESS', name);
 		}
-		assert.equal(states['bgv-police-verification'], 'NOT_STARTED');
+		assert.equal(states['bgv-police-clearance-certificate'], undefined);
 		assert.match(status[0].report, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
 		const [checkStatus] = outputJson(run, 'Get Employment Check Status');
 		assert.equal(checkStatus.verificationName, 'bgv-employment');
