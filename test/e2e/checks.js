@@ -37,6 +37,8 @@ const N8N_VERSION = env.CV_N8N_VERSION || '';
 const ACTIONS_WORKFLOW = 'cvExampleActions';
 /** 0.3.1's examples/candidates-to-reports.json unchanged (node version 1), under another ID. */
 const V1_WORKFLOW = 'cvE2eV1Actions01';
+const INSUFFICIENCY_WORKFLOW = 'cvExampleInsuff1';
+const TYPED_KYC_WORKFLOW = 'cvE2eTypedKyc001';
 const TRIGGER_WORKFLOW = 'cvExampleTrigger';
 const CREDENTIAL_ID = 'cvCredential0001';
 const GATEWAY_CREDENTIAL_ID = 'cvGatewayCred001';
@@ -1017,6 +1019,144 @@ async function checks() {
 		assert.deepEqual(tenth.data.documentList.map((d) => d.label), ['marksheet']);
 		assert.equal(tenth.data.level, 'TENTH_STD');
 		return `${sent.length} submissions of 3 candidates`;
+	});
+
+	// ---- node version 2's typed checks and Instant KYC (cvE2eTypedKyc001) ---------------------------
+	let typed;
+	const typedRan = await full('node version 2 typed checks and Instant KYC: the workflow runs through in n8n', async () => {
+		typed = await runWorkflow(TYPED_KYC_WORKFLOW);
+		const error = typed.data.resultData.error;
+		assert.equal(typed.status, 'success', error && `${error.node && error.node.name}: ${error.message} (${error.description})`);
+		return `execution ${typed.id}`;
+	});
+	if (typedRan) {
+		const txn = outputJson(typed, 'Create Profile')[0].transactionId;
+		const typedRequests = await sandboxRequests();
+		const sentFor = (name) => typedRequests.filter((r) => r.method === 'POST' && r.path === `${V}/bgv/diy` && r.body.transactionId === txn && r.body.verificationName === name).map((r) => r.body);
+		const address = { line1: '4 Marine Drive', vtc: 'Mumbai', district: 'Mumbai City', state: 'Maharashtra', pincode: '400020', country: 'India' };
+		await check('Verification → Submit version 2 in n8n, field by field: degree (level from "masters", issue date from 30-06-2018, Degree and Marksheet), police verification at the permanent address, the digital addresses flat under the submission pages\' name and, by expression, the form list\'s', async () => {
+			assert.deepEqual(sentFor('bgv-degree'), [{
+				transactionId: txn,
+				verificationName: 'bgv-degree',
+				data: {
+					level: 'MASTERS',
+					nameAsPerDocument: 'Meera Iyer',
+					nameOfInstitute: 'University of Mumbai',
+					registrationNumber: 'MU-2018-0042',
+					issueDate: '2018-06-30',
+					documentList: [
+						{ label: 'Degree', url: 'https://files.example/private/degree.pdf' },
+						{ label: 'Marksheet', url: 'https://files.example/private/marksheet.pdf' },
+					],
+				},
+			}]);
+			assert.deepEqual(sentFor('bgv-police-verification'), [{ transactionId: txn, verificationName: 'bgv-police-verification', data: { permanentAddress: address } }]);
+			assert.deepEqual(sentFor('bgv-local-extended-address'), [{ transactionId: txn, verificationName: 'bgv-local-extended-address', data: address }]);
+			assert.deepEqual(sentFor('bgv-permanent-address-digital'), [{ transactionId: txn, verificationName: 'bgv-permanent-address-digital', data: address }]);
+			assert.deepEqual(outputJson(typed, 'Submit Local Address'), [{ transactionId: txn, verificationName: 'bgv-local-extended-address', submitted: true }]);
+		});
+		await check('Get Check Status version 2 in n8n: the check\'s verificationId (its subType) and insufficiencies', async () => {
+			const [status] = outputJson(typed, 'Get Degree Check Status');
+			const stored = (await sandboxState()).transactions.find((t) => t.transactionId === txn).verificationList.find((c) => c.name === 'bgv-degree');
+			assert.equal(status.state, 'IN_PROGRESS');
+			assert.equal(status.verificationId, stored.subType);
+			assert.match(status.verificationId, /^[0-9a-f]{24}$/);
+			assert.deepEqual(status.insufficiencies, []);
+		});
+		await check('Instant KYC in n8n: each call\'s exact path and body; a negative result is an output (valid false, reason), not an error; Aadhaar through DigiLocker with the photo as binary', async () => {
+			const kyc = typedRequests.filter((r) => r.method === 'POST' && r.path.startsWith(`${V}/verifications/`)).map((r) => [r.path.slice(V.length), r.body]);
+			const aadhaarTxn = outputJson(typed, 'Aadhaar Start')[0].transactionId;
+			assert.deepEqual(kyc, [
+				['/verifications/pan', { pan: 'ABCDE1234F', digiLocker: false }],
+				['/verifications/pan', { pan: 'ABCDE1234X', digiLocker: false }],
+				['/verifications/bank-account', { accountNumber: '50100123456789', ifsc: 'HDFC0001234', pennyLess: true }],
+				['/verifications/upi', { upi: 'meera.iyer@okhdfcbank' }],
+				['/verifications/gst', { gst: '27ABCDE1234F1Z5' }],
+				['/verifications/employment-check', { uan: '100123456789' }],
+				['/verifications/din', { din: '01234567' }],
+				['/verifications/pre-verify/aadhaar', { digiLocker: true, redirectUrl: 'https://example.com/after-digilocker' }],
+				['/verifications/self/aadhaar', { digiLocker: true, transactionId: aadhaarTxn }],
+			]);
+			assert.ok(typedRequests.filter((r) => r.path.startsWith(`${V}/verifications/`)).every((r) => r.headers['x-api-key'] === API_KEY));
+			assert.deepEqual(outputJson(typed, 'Verify PAN'), [{ fullName: 'ASHA VERMA', pan: 'ABCDE1234F', status: 'VALID', category: 'Individual', valid: true, reason: 'Success' }]);
+			assert.deepEqual(outputJson(typed, 'Verify Unknown PAN'), [{ pan: 'ABCDE1234X', status: 'INVALID', valid: false, reason: 'No record found for this PAN' }]);
+			assert.deepEqual(outputJson(typed, 'Verify Bank Account'), [{ accountExists: true, nameAtBank: 'ASHA VERMA', valid: true, reason: 'Success' }]);
+			const [aadhaar] = outputItems(typed, 'Aadhaar Get Result');
+			assert.equal(aadhaar.json.aadhaarId, 'XXXXXXXX1234');
+			assert.equal(aadhaar.json.photo, undefined);
+			assert.equal(aadhaar.binary.photo.mimeType, 'image/jpeg');
+			const photo = await storedBytes(aadhaar.binary.photo);
+			assert.deepEqual([...photo.subarray(0, 3)], [0xff, 0xd8, 0xff]);
+			return `${kyc.length} calls`;
+		});
+	}
+
+	await full('example "insufficiency loop": raised → What Is Missing → collected → uploaded → Resolve Insufficiency sends the answer and the document; the check is in progress again and "resolved" is notified', async () => {
+		await activateWorkflow(INSUFFICIENCY_WORKFLOW);
+		try {
+			const webhookId = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/insufficiency-loop.json'), 'utf8')).nodes.find((node) => node.webhookId).webhookId;
+			const webhookUrl = `${N8N_URL}/webhook/${webhookId}/webhook`;
+			await waitFor(
+				async () => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === webhookUrl),
+				Boolean,
+				'the insufficiency example\'s webhook registered at the service',
+				30_000,
+			);
+			await sleep(1000); // the trigger saves its secret in n8n after registering it
+			const txn = profiles[1].transactionId;
+			const label = 'Roll number as printed on the marksheet';
+			const raised = await sandbox('POST', '/__sandbox/insufficiency', {
+				transactionId: txn,
+				verificationName: 'bgv-tenth',
+				insufficiencies: [{ label, type: 'text' }],
+			});
+			const executions = await waitFor(
+				() => n8n.executions(INSUFFICIENCY_WORKFLOW),
+				(list) => list.some((e) => e.status === 'success' || e.status === 'error' || e.status === 'crashed'),
+				'the finished execution of the insufficiency example',
+				30_000,
+			);
+			const execution = executions.find((e) => e.status !== 'running' && e.status !== 'new');
+			const error = execution.data.resultData.error;
+			assert.equal(execution.status, 'success', error && `${error.node && error.node.name}: ${error.message}`);
+			const [missing] = outputJson(execution, 'What Is Missing');
+			assert.equal(missing.verificationId, raised.verificationId);
+			assert.deepEqual(missing.insufficiencies, raised.insufficiencyData);
+			const [upload] = outputJson(execution, 'Upload Document');
+			const requests = await sandboxRequests();
+			assert.equal(requests.filter((r) => r.path === '/utility/api/1.0/files' && r.query.fileCategory === 'bgv-tenth').length, 1);
+			const resolutions = requests.filter((r) => r.method === 'POST' && r.path === `${V}/bgv/insufficiency`);
+			assert.equal(resolutions.length, 1);
+			assert.equal(resolutions[0].status, 200);
+			assert.deepEqual(resolutions[0].body, {
+				transactionId: txn,
+				orgId: ORG_ID,
+				subType: raised.verificationId,
+				dataToUpload: {
+					insufficiencyDataList: [{ insufficiencyId: raised.insufficiencyData[0].insufficiencyId, value: `Collected from the candidate: ${label}` }],
+					documents: [
+						{
+							documentType: 'EducationalCertificates',
+							fileType: 'Url',
+							fileName: `insufficiency-${txn}.pdf`,
+							document: { label: 'Requested document', url: upload.fileUrl },
+						},
+					],
+				},
+			});
+			assert.deepEqual(outputJson(execution, 'Resolve Insufficiency'), [{ transactionId: txn, verificationId: raised.verificationId, resolved: true }]);
+			const check = (await sandboxState()).transactions.find((t) => t.transactionId === txn).verificationList.find((c) => c.name === 'bgv-tenth');
+			assert.equal(check.state, 'IN_PROGRESS');
+			const resolved = await waitFor(
+				async () => (await sandboxState()).deliveries.filter((d) => d.payload.transactionId === txn && d.payload.action === 'insufficiency-resolved'),
+				(list) => list.length > 0,
+				'the insufficiency-resolved notification',
+			);
+			assert.deepEqual(resolved[0].payload, { action: 'insufficiency-resolved', transactionId: txn, verificationId: 'bgv-tenth' });
+			return `execution ${execution.id}, subType ${raised.verificationId}`;
+		} finally {
+			await n8n.api('POST', `/workflows/${INSUFFICIENCY_WORKFLOW}/deactivate`).catch(() => {});
+		}
 	});
 
 	await check('the n8n log holds neither the API key nor a webhook secret', async () => {
