@@ -204,13 +204,13 @@ async function makeMostRecent(client, credentialId) {
 async function freshNodeChecks(editor, operations) {
 	const { page } = editor;
 	const added = await editor.step(
-		'node creator: the trigger is found by search and added, with the credential preselected',
+		'node creator: the trigger is found by search and added by its event "On check state change" (Events preset to State Changes), with the credential preselected',
 		async () => {
 			await page.goto(`${N8N_URL}/workflow/new`, { waitUntil: 'domcontentloaded' });
 			await editor.addFromNodeCreator(
 				page.locator('[data-test-id="canvas-add-button"]').first(),
 				'Candidate Verification',
-				'On new Candidate Verification event',
+				'On check state change',
 			);
 			const credential = await editor.ndv
 				.locator('[data-test-id="node-credentials-select"] input')
@@ -220,6 +220,8 @@ async function freshNodeChecks(editor, operations) {
 				SANDBOX_CREDENTIAL.name,
 				'the most recent credential is not preselected',
 			);
+			const preset = await editor.ndv.getByText('State Changes', { exact: true }).count();
+			assert.ok(preset > 0, 'Events is not preset to State Changes');
 			const shot = await editor.inspectPanel('new-trigger', { filled: false });
 			await editor.closeNdv();
 			return `credential "${credential}", ${shot}`;

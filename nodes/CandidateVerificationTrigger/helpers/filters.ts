@@ -13,22 +13,28 @@ import {
 import { serviceRequest } from '../../CandidateVerification/transport';
 import { readTransaction } from './payload';
 
-/** The Events filter's values: a state change, or one of the insufficiency actions. */
+/**
+ * The Events filter's values: a state change, or one of the insufficiency actions. n8n's node creator
+ * lists a trigger's "Events" options as its actions (`action`), each adding the trigger with that event.
+ */
 export const STATE_CHANGE = 'stateChange';
 export const EVENT_OPTIONS = [
 	{
 		name: 'Insufficiency Raised',
 		value: INSUFFICIENCY_RAISED,
+		action: 'On insufficiency raised',
 		description: 'A check needs more data from the candidate (action insufficiency-raised)',
 	},
 	{
 		name: 'Insufficiency Resolved',
 		value: INSUFFICIENCY_RESOLVED,
+		action: 'On insufficiency resolved',
 		description: 'The data asked for was given (action insufficiency-resolved)',
 	},
 	{
 		name: 'State Changes',
 		value: STATE_CHANGE,
+		action: 'On check state change',
 		description: 'A check reached a new state (a notification with newState)',
 	},
 ];
