@@ -237,9 +237,9 @@ export class SentRecord {
 		await this.lock.released();
 		if (accepted.length === 0 && released.length === 0 && this.strays.size === 0) return;
 		await this.underLock(async () => {
-			if (accepted.length > 0) await this.recordAccepted(accepted);
 			await this.remove([...this.strays, ...released.map((identity) => SENT + identity)]);
 			this.strays.clear();
+			if (accepted.length > 0) await this.recordAccepted(accepted);
 		});
 	}
 
