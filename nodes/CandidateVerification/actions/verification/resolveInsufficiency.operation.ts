@@ -214,8 +214,5 @@ export const operation: OperationDefinition = {
 	acceptedIdField: 'transactionId',
 	protectedFromDuplicates: true,
 	// The request without its document URLs (each upload gives a new one).
-	identity: ({ body = {} }) => ({
-		...body,
-		dataToUpload: withoutDocumentUrls(body.dataToUpload as IDataObject),
-	}),
+	identity: ({ body }) => withoutDocumentUrls(body),
 };

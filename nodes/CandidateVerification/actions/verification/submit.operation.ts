@@ -250,6 +250,6 @@ export const operation: OperationDefinition = {
 	identity: ({ body = {} }) => ({
 		transactionId: body.transactionId,
 		check: formListName(body.verificationName),
-		data: withoutDocumentUrls(body.data as IDataObject),
+		data: withoutDocumentUrls(body.data),
 	}),
 };

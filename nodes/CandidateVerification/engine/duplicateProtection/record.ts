@@ -148,22 +148,26 @@ export class SentRecord {
 	 */
 	private async acceptedAmong(identities: string[]): Promise<Set<string>> {
 		if (identities.length === 0) return new Set();
-		const both = (identity: string) => [identity, ...this.formerOf(identity)];
 		const checked = await this.record(
-			identities.flatMap(both).flatMap((each) => [ACCEPTED + each, PROBING + each]),
+			identities
+				.flatMap((id) => this.both(id))
+				.flatMap((each) => [ACCEPTED + each, PROBING + each]),
 		);
 		const added = new Set(checked.new.map(String));
 		await this.remove([...added]);
 		return new Set(
 			identities.filter((identity) =>
-				both(identity).some((each) => !added.has(ACCEPTED + each) && added.has(PROBING + each)),
+				this.both(identity).some(
+					(each) => !added.has(ACCEPTED + each) && added.has(PROBING + each),
+				),
 			),
 		);
 	}
 
-	private formerOf(identity: string): string[] {
+	/** A row's identity, and its 0.3.x identity where it may have one. */
+	private both(identity: string): string[] {
 		const former = this.former.get(identity);
-		return former === undefined ? [] : [former];
+		return former === undefined ? [identity] : [identity, former];
 	}
 
 	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
@@ -190,7 +194,7 @@ export class SentRecord {
 			if (forgetFirst) {
 				await this.remove(
 					unique
-						.flatMap((identity) => [identity, ...this.formerOf(identity)])
+						.flatMap((identity) => this.both(identity))
 						.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
 				);
 			}
@@ -200,7 +204,9 @@ export class SentRecord {
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
 		// A 0.3.x row is looked up in the same call: its SENT, older than the row's own (trimmed first).
-		const formerSent = unique.flatMap((identity) => this.formerOf(identity)).map((id) => SENT + id);
+		const formerSent = unique.flatMap((id) =>
+			this.former.has(id) ? [SENT + this.former.get(id)!] : [],
+		);
 		for (const value of formerSent) this.strays.add(value);
 		const claimed = await this.recordAccepted(accepted, [
 			...formerSent,
@@ -209,9 +215,7 @@ export class SentRecord {
 		const added = new Set(claimed.new.map(String));
 		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
 		const fresh = new Set(
-			unique.filter((identity) =>
-				[identity, ...this.formerOf(identity)].every((each) => added.has(SENT + each)),
-			),
+			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
 		const before = unique.filter((identity) => !fresh.has(identity));
 		const acceptedBefore = await this.acceptedAmong(before);
@@ -282,8 +286,7 @@ export class SentRecord {
 	earlierResult(identity: string): EarlierResult | undefined {
 		const inProcess = idsInProcess.get(this.processKey + identity);
 		if (inProcess) return inProcess;
-		const former = this.former.get(identity) ?? identity;
-		const saved = [identity, former]
+		const saved = this.both(identity)
 			.map((each) => this.keptIds()?.[each] ?? this.legacyIds()?.[each])
 			.find(Array.isArray);
 		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
