@@ -231,6 +231,42 @@ describe('Verification → Submit’s identity: the transaction, the check by it
 	});
 });
 
+describe('Verification → Resolve Insufficiency’s identity: the request without document URLs', () => {
+	it('a re-run with a new upload URL: 0 sent, alreadySent', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		scope.post(`${V}/bgv/insufficiency`).times(2).reply(200, success());
+		const resolve = (url: string): INodeParameters => ({
+			resource: 'verification',
+			operation: 'resolveInsufficiency',
+			transactionId: 'TXN-9',
+			verificationId: 'check-1',
+			documents: {
+				document: [{ documentType: 'Other', fileName: 'degree.pdf', label: 'Degree', url }],
+			},
+		});
+		await runActionNode({
+			parameters: resolve('https://files.example/1.pdf'),
+			deduplicationStore: store,
+		});
+		const again = await runActionNode({
+			parameters: resolve('https://files.example/2.pdf'),
+			deduplicationStore: store,
+		});
+
+		expect(requests).toHaveLength(1);
+		expect(outputJson(again)).toEqual([
+			{
+				transactionId: 'TXN-9',
+				verificationId: 'check-1',
+				resolved: true,
+				alreadySent: true,
+				sentAt: expect.stringMatching(ISO_TIME),
+			},
+		]);
+	});
+});
+
 describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 	const OLD_NODE_TYPE = `${PACKAGE}.candidateVerification031`;
 	let oldTree: string;
