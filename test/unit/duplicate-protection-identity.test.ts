@@ -48,13 +48,14 @@ function acceptingAt(host: string, times: number) {
 	return requests;
 }
 
-const alreadySent = (index: number) => ({
-	transactionId: `TXN-${index}`,
-	formId: FORM_ID,
-	name: `Candidate ${index}`,
+/** An output item of a row accepted before: the operation's output, alreadySent and when. */
+const sentBefore = (json: IDataObject) => ({
+	...json,
 	alreadySent: true,
 	sentAt: expect.stringMatching(ISO_TIME),
 });
+const alreadySent = (index: number) =>
+	sentBefore({ transactionId: `TXN-${index}`, formId: FORM_ID, name: `Candidate ${index}` });
 
 /**
  * Two executions of one workflow on two candidates, the second with `second`'s changes; the
@@ -121,11 +122,11 @@ describe('A row’s identity is the account that sent it: the environment and th
 
 describe('Verification → Submit’s identity: the transaction, the check by its form-list name, the data without document URLs', () => {
 	const address = {
-		line1: '12 MG Road',
-		vtc: 'Indiranagar',
-		district: 'Bengaluru Urban',
-		state: 'Karnataka',
-		pincode: '560038',
+		line1: '7 Park Street',
+		vtc: 'Park Street',
+		district: 'Kolkata',
+		state: 'West Bengal',
+		pincode: '700016',
 		country: 'India',
 	};
 	const submit = (parameters: IDataObject): INodeParameters => ({
@@ -167,13 +168,7 @@ describe('Verification → Submit’s identity: the transaction, the check by it
 
 		expect(requests).toHaveLength(1);
 		expect(outputs[1]).toEqual([
-			{
-				transactionId: 'TXN-9',
-				verificationName: 'bgv-employment',
-				submitted: true,
-				alreadySent: true,
-				sentAt: expect.stringMatching(ISO_TIME),
-			},
+			sentBefore({ transactionId: 'TXN-9', verificationName: 'bgv-employment', submitted: true }),
 		]);
 	});
 
@@ -256,13 +251,7 @@ describe('Verification → Resolve Insufficiency’s identity: the request witho
 
 		expect(requests).toHaveLength(1);
 		expect(outputJson(again)).toEqual([
-			{
-				transactionId: 'TXN-9',
-				verificationId: 'check-1',
-				resolved: true,
-				alreadySent: true,
-				sentAt: expect.stringMatching(ISO_TIME),
-			},
+			sentBefore({ transactionId: 'TXN-9', verificationId: 'check-1', resolved: true }),
 		]);
 	});
 });
