@@ -1,10 +1,9 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code run by jest, never published: the upgrade test loads 0.3.1's node from git */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-/* eslint-enable @n8n/community-nodes/no-restricted-imports */
 
 import { TEST_API_KEY, TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
