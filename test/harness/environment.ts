@@ -34,6 +34,11 @@ const nodeTypesByName: Record<string, INodeType | IVersionedNodeType> = {
 	[BULK_POST_TYPE]: new BulkPost(),
 };
 
+/** Adds a node type to the harness (e.g. 0.3.1's node, loaded by the upgrade test). */
+export function addNodeType(name: string, type: INodeType | IVersionedNodeType): void {
+	nodeTypesByName[name] = type;
+}
+
 export const nodeTypes: INodeTypes = {
 	getByName: (name) => nodeTypesByName[name],
 	getByNameAndVersion: (name, version) =>

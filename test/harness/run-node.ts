@@ -52,6 +52,8 @@ export interface RunOptions {
 	 * tests written before version 2 use; new nodes are created on version 2.
 	 */
 	typeVersion?: number;
+	/** The ID of the n8n credential the node uses ('cred-1' when not given). */
+	credentialId?: string;
 }
 
 export interface NodeRunResult {
@@ -86,7 +88,12 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
-			credentials: { candidateVerificationApi: { id: 'cred-1', name: 'Candidate Verification' } },
+			credentials: {
+				candidateVerificationApi: {
+					id: options.credentialId ?? 'cred-1',
+					name: 'Candidate Verification',
+				},
+			},
 			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 			...(options.executeOnce ? { executeOnce: true } : {}),
 			...(options.retryOnFail

@@ -38,6 +38,11 @@ const nameOf = (body: unknown) => String((body as { name: string }).name);
 const numberOf = (body: unknown) => nameOf(body).split(' ')[1];
 const sentNames = (requests: Array<{ body: unknown }>) =>
 	requests.map((request) => nameOf(request.body));
+/**
+ * A node added on version 2: it holds no 0.3.x rows, so its claims carry no 0.3.x lookups (a version 1
+ * node's do, removed at its settle: duplicate-protection-identity.test.ts).
+ */
+const NEW_NODE = { typeVersion: 2 };
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** One execution of the workflow whose record is `store`, on `count` rows. */
@@ -336,20 +341,39 @@ describe('Duplicate protection across executions', () => {
 		]);
 	});
 
-	it('the same row twice in one input is sent once', async () => {
+	it('the same row twice in one input, On Error → Stop: an error naming both items, nothing sent', async () => {
+		const requests = acceptingService(1);
+		const [first, second] = rows(2);
+		const result = await runActionNode({
+			items: [first, second, first],
+			parameters: createProfile,
+		});
+
+		expect(requests).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			'Item 2 has every field of item 0, so it is the same row: map an ID column as the Duplicate Key',
+		);
+		expect(result.error?.description).toBe(
+			'Item 2 was not sent. If they are two rows, map an ID column as the Duplicate Key (e.g. an employee ID); if one, remove the repeat.',
+		);
+		nock.cleanAll();
+	});
+
+	it('the same row twice in one input, On Error → Continue: the later item on the error output, the first sent', async () => {
 		const requests = acceptingService(1);
 		const [row] = rows(1);
-		const result = await runActionNode({ items: [row, row], parameters: createProfile });
+		const result = await runActionNode({
+			items: [row, { ...row }],
+			parameters: { ...createProfile, duplicateKey: '={{ $json.mobile }}' },
+			continueOnFail: true,
+		});
 
 		expect(sentNames(requests)).toEqual(['Candidate 0']);
 		expect(outputJson(result)).toEqual([
 			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
 			{
-				transactionId: 'TXN-0',
-				formId: FORM_ID,
-				name: 'Candidate 0',
-				alreadySent: true,
-				sameRowAsItem: 0,
+				error:
+					'Item 1 has the Duplicate Key of item 0, so it is the same row: give each row its own key',
 			},
 		]);
 	});
@@ -459,7 +483,7 @@ describe('Duplicate protection across executions', () => {
 	it('a run of 200 new rows makes 2 round trips to the node’s record, each inside the lock (4 calls on the workflow’s row)', async () => {
 		const store = new DeduplicationStore();
 		acceptingService(200);
-		const result = await runRows(200, createProfile, store);
+		const result = await runRows(200, createProfile, store, NEW_NODE);
 
 		expect(result.error).toBeUndefined();
 		expect(store.callsByScope).toEqual({ node: 2, workflow: 8 });
@@ -470,6 +494,7 @@ describe('Duplicate protection across executions', () => {
 			items: rows(200).map((row) => ({ ...row, gender: 'Male' })),
 			parameters: createProfile,
 			deduplicationStore: store,
+			...NEW_NODE,
 		});
 		expect(next.error).toBeUndefined();
 		expect(store.callsByScope).toEqual({ node: 4, workflow: 16 });
@@ -491,7 +516,7 @@ describe('Duplicate protection across executions', () => {
 			...createProfile,
 			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1 } } },
 		};
-		await runRows(6, batchesOfTwo, store);
+		await runRows(6, batchesOfTwo, store, NEW_NODE);
 		// Rows 0-1 recorded as sent and accepted, rows 2-3 as sent; rows 4-5 not yet.
 		expect(atCrash!.storedValues()).toHaveLength(6);
 
@@ -503,7 +528,7 @@ describe('Duplicate protection across executions', () => {
 			6,
 			{ ...batchesOfTwo, duplicateProtectionOptions: { inDoubtWaitSeconds: 0 } },
 			atCrash!,
-			{ continueOnFail: true },
+			{ continueOnFail: true, ...NEW_NODE },
 		);
 
 		expect(sentNames(requests.slice(6))).toEqual(['Candidate 4', 'Candidate 5']);
@@ -543,6 +568,7 @@ describe('Duplicate protection across executions', () => {
 			40,
 			{ ...createProfile, requestOptions: { maxConcurrentRequests: 4 } },
 			store,
+			NEW_NODE,
 		);
 
 		expect(result.error).toBeUndefined();
@@ -555,7 +581,7 @@ describe('Duplicate protection across executions', () => {
 	it('1000 rows at the defaults: a claim waits for the slots worth it (never a few rows while requests are in flight), at least half of Max Concurrent Requests', async () => {
 		const store = new DeduplicationStore();
 		acceptingService(1000);
-		const result = await runRows(1000, createProfile, store);
+		const result = await runRows(1000, createProfile, store, NEW_NODE);
 
 		expect(result.error).toBeUndefined();
 		expect(outputJson(result).map((json) => json.transactionId)).toEqual(

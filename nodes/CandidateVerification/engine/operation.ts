@@ -85,6 +85,8 @@ export interface OperationDefinition {
 	acceptedIdField?: string;
 	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
 	protectedFromDuplicates?: true;
+	/** What makes two rows the same row at the service (duplicate protection); default: the request. */
+	identity?(prepared: PreparedRequest): unknown;
 	/**
 	 * Each call is billed by the provider (an instant check, whose answer is the result): as for a
 	 * create, a request that may have reached the service (a timeout, a reset, a 502 or 504) is not

@@ -66,7 +66,7 @@ export async function runOperation(
 	run.protection = protection;
 
 	await run.sendAll(toSend, items);
-	await protection?.settle(outputs);
+	await protection?.settle();
 
 	if (protection?.halted) {
 		const notSent = toSend.filter(

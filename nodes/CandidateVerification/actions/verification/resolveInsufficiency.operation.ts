@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { withoutDocumentUrls } from '../../engine/duplicateProtection/identity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
@@ -212,4 +213,6 @@ export const operation: OperationDefinition = {
 	output: (_data, sent) => ({ ...sent.echo, resolved: true }),
 	acceptedIdField: 'transactionId',
 	protectedFromDuplicates: true,
+	// The request without its document URLs (each upload gives a new one).
+	identity: ({ body }) => withoutDocumentUrls(body),
 };

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { formListName, withoutDocumentUrls } from '../../engine/duplicateProtection/identity';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../helpers/actions';
 import {
@@ -245,4 +246,10 @@ export const operation: OperationDefinition = {
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
 	acceptedIdField: 'transactionId',
 	protectedFromDuplicates: true,
+	// The transaction, the check as sent (by its form-list name) and its data without document URLs.
+	identity: ({ body = {} }) => ({
+		transactionId: body.transactionId,
+		check: formListName(body.verificationName),
+		data: withoutDocumentUrls(body.data),
+	}),
 };

@@ -95,7 +95,8 @@ export function duplicateProtectionFields(
 			default: '',
 			placeholder: 'e.g. {{ $json.employeeId }}',
 			description:
-				'What makes a row the same row. Empty: the request as sent (every field, after normalisation). With a key, such as the row’s employee ID, a corrected row counts as the one already sent; include everything that makes two rows different (e.g. employee ID and check).',
+				'What makes a row the same row (for the same credential). Empty: every field the row sends, after normalisation (document URLs aside), so rows with identical fields are one row, in one input (an error) and across executions (sent once). With a key, such as the row’s employee ID, two people with the same fields are two rows and a corrected row counts as the one already sent; include everything that makes two rows different (e.g. employee ID and check).',
+			hint: 'Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell people apart',
 			displayOptions: inModes(
 				DUPLICATE_MODES.skipSent,
 				DUPLICATE_MODES.sendAgain,

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../../helpers/constants';
 import type { OperationDefinition, PreparedRequest } from '../operation';
 import {
 	DEFAULT_HISTORY_ROWS,
@@ -81,7 +82,7 @@ function itemNumbers(indexes: number[]): string {
  * policy that turns a row's state into an output and a message. Rows are claimed as the requests in
  * flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
  * answered at any time), a row another execution has sent without an answer yet is waited for, and
- * a row that stands twice in one input is sent once.
+ * a row that stands twice in one input is named (an error), never merged silently.
  */
 export class DuplicateProtection {
 	readonly mode: DuplicateMode;
@@ -95,12 +96,12 @@ export class DuplicateProtection {
 
 	private readonly identityBase: unknown[];
 
+	/** Version 1 nodes may hold 0.3.x rows, whose identity had the host instead of the credential. */
+	private readonly formerBase?: unknown[];
+
 	private readonly waitMs: number;
 
 	private readonly identities = new Map<number, string>();
-
-	/** Items whose row stands earlier in this input: item → that earlier item. */
-	private readonly repeats = new Map<number, number>();
 
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
 	private readonly claimed = new Set<string>();
@@ -165,7 +166,12 @@ export class DuplicateProtection {
 			concurrency: run.settings.concurrency,
 			reserve: this.claimReserve,
 		});
-		this.identityBase = [credentials.environment, baseUrl, operation.method, operation.path];
+		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
+		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+		this.identityBase = [credentials.environment, id ?? null, operation.method, operation.path];
+		if (context.getNode().typeVersion < 2) {
+			this.formerBase = [credentials.environment, baseUrl, operation.method, operation.path];
+		}
 	}
 
 	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
@@ -250,9 +256,15 @@ export class DuplicateProtection {
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}
 
-	private identityOf(checked: CheckedRow): string {
-		const { body, qs, pathParameters } = checked.prepared!;
-		return rowIdentity(this.identityBase, { body, qs, pathParameters }, checked.duplicateKey);
+	private identityOf({ prepared, duplicateKey }: CheckedRow): string {
+		const { body, qs, pathParameters } = prepared!;
+		const request = { body, qs, pathParameters };
+		const row = this.run.operation.identity?.(prepared!) ?? request;
+		const identity = rowIdentity(this.identityBase, row, duplicateKey);
+		if (this.formerBase) {
+			this.record.former.set(identity, rowIdentity(this.formerBase, request, duplicateKey));
+		}
+		return identity;
 	}
 
 	/**
@@ -315,22 +327,43 @@ export class DuplicateProtection {
 		}
 	}
 
-	/** Plans the run: each row's first item is sent (its repeats get its outcome). */
+	/**
+	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
+	 * one is an error (Stop: nothing is sent; Continue: on the error output).
+	 */
 	firstOfEachRow(indexes: number[], checked: CheckedRow[]): number[] {
 		const firstItemOf = new Map<string, number>();
 		const toSend: number[] = [];
 		for (const itemIndex of indexes) {
 			const identity = this.identityOf(checked[itemIndex]);
-			this.identities.set(itemIndex, identity);
 			const first = firstItemOf.get(identity);
-			if (first === undefined) {
-				firstItemOf.set(identity, itemIndex);
-				this.positionOf.set(itemIndex, toSend.length);
-				toSend.push(itemIndex);
-			} else this.repeats.set(itemIndex, first);
+			if (first !== undefined) {
+				const error = this.repeatError(itemIndex, first, checked[itemIndex].duplicateKey);
+				if (!this.run.continueOnFail) throw error;
+				this.run.setOutput(itemIndex, this.run.errorOutput(error, itemIndex));
+				continue;
+			}
+			this.identities.set(itemIndex, identity);
+			firstItemOf.set(identity, itemIndex);
+			this.positionOf.set(itemIndex, toSend.length);
+			toSend.push(itemIndex);
 		}
 		this.order = toSend;
 		return toSend;
+	}
+
+	private repeatError(itemIndex: number, first: number, key?: string): NodeOperationError {
+		const what = key === undefined ? 'every field' : 'the Duplicate Key';
+		const todo =
+			key === undefined ? 'map an ID column as the Duplicate Key' : 'give each row its own key';
+		return new NodeOperationError(
+			this.run.context.getNode(),
+			`Item ${itemIndex} has ${what} of item ${first}, so it is the same row: ${todo}`,
+			{
+				itemIndex,
+				description: `Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
+			},
+		);
 	}
 
 	private get claimLimit(): number {
@@ -575,11 +608,11 @@ export class DuplicateProtection {
 	 * refused. A row whose request left without an answer (a timeout, a reset, a cancel, a 5xx)
 	 * stays in doubt. When the store fails, the accepted rows are named in the run's error.
 	 */
-	async settle(outputs: INodeExecutionData[][]): Promise<void> {
+	async settle(): Promise<void> {
 		while (this.claimInFlight) await this.claimInFlight;
 		const released: string[] = [];
 		for (const [itemIndex, identity] of this.identities) {
-			if (!this.claimed.has(identity) || this.repeats.has(itemIndex)) continue;
+			if (!this.claimed.has(identity)) continue;
 			if (!this.run.started.has(itemIndex) || this.run.refused(itemIndex)) released.push(identity);
 		}
 		const accepted = this.acceptedSinceClaim;
@@ -603,9 +636,6 @@ export class DuplicateProtection {
 		this.run.context.logger.debug(
 			`${PROTECTION_LOG_MESSAGE} ${this.identities.size} items: ${this.record.roundTrips} round trips to n8n's store (${this.record.lockCalls} for the lock) in ${this.record.storeMs} ms`,
 		);
-		for (const [itemIndex, first] of this.repeats) {
-			outputs[itemIndex] = this.repeatOutput(itemIndex, first, outputs[first]);
-		}
 	}
 
 	/** Items never sent because the store failed (their claim failed or never came). */
@@ -672,28 +702,6 @@ export class DuplicateProtection {
 			json.note = `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
 		}
 		return [{ json, pairedItem: { item: itemIndex } }];
-	}
-
-	private repeatOutput(
-		itemIndex: number,
-		first: number,
-		firstOutput: INodeExecutionData[] | undefined,
-	): INodeExecutionData[] {
-		const json = firstOutput?.[0]?.json;
-		if (!json || json.error !== undefined) {
-			const error = new NodeOperationError(
-				this.run.context.getNode(),
-				`Item ${itemIndex} is the same row as item ${first}, which was not accepted: it was not sent`,
-				{ itemIndex },
-			);
-			return this.run.errorOutput(error, itemIndex);
-		}
-		return [
-			{
-				json: { ...json, alreadySent: true, sameRowAsItem: first },
-				pairedItem: { item: itemIndex },
-			},
-		];
 	}
 
 	/** Where the user can see whether the service has the row. */

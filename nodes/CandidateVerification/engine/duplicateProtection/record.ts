@@ -79,6 +79,15 @@ export class SentRecord {
 	private readonly processKey: string;
 
 	/**
+	 * A row's identity under 0.3.x (host and request as sent), for nodes that may hold 0.3.x rows:
+	 * looked up in the same calls, never kept (see `strays`).
+	 */
+	readonly former = new Map<string, string>();
+
+	/** 0.3.x values a claim added while looking a row up: removed with the next settle. */
+	private readonly strays = new Set<string>();
+
+	/**
 	 * `historyRows`: the newest rows kept at least. n8n drops the oldest values first, and a row's
 	 * SENT is older than its ACCEPTED by the rows claimed while its answer was awaited (at most
 	 * `rowsClaimedAhead`), so those are kept on top.
@@ -117,10 +126,12 @@ export class SentRecord {
 	 */
 	private async record(values: string[], keepsRows = false) {
 		this.roundTrips += 1;
+		// The strays a claim adds are kept on top of History Size until they are removed.
+		const maxEntries = this.options.maxEntries! + this.strays.size;
 		return await this.store.checkProcessedAndRecord(
 			values,
 			RECORD_SCOPE,
-			keepsRows ? this.options : PROBE_OPTIONS,
+			keepsRows ? { ...this.options, maxEntries } : PROBE_OPTIONS,
 		);
 	}
 
@@ -138,15 +149,25 @@ export class SentRecord {
 	private async acceptedAmong(identities: string[]): Promise<Set<string>> {
 		if (identities.length === 0) return new Set();
 		const checked = await this.record(
-			identities.flatMap((identity) => [ACCEPTED + identity, PROBING + identity]),
+			identities
+				.flatMap((id) => this.both(id))
+				.flatMap((each) => [ACCEPTED + each, PROBING + each]),
 		);
 		const added = new Set(checked.new.map(String));
 		await this.remove([...added]);
 		return new Set(
-			identities.filter(
-				(identity) => !added.has(ACCEPTED + identity) && added.has(PROBING + identity),
+			identities.filter((identity) =>
+				this.both(identity).some(
+					(each) => !added.has(ACCEPTED + each) && added.has(PROBING + each),
+				),
 			),
 		);
+	}
+
+	/** A row's identity, and its 0.3.x identity where it may have one. */
+	private both(identity: string): string[] {
+		const former = this.former.get(identity);
+		return former === undefined ? [identity] : [identity, former];
 	}
 
 	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
@@ -172,7 +193,9 @@ export class SentRecord {
 		return await this.underLock(async () => {
 			if (forgetFirst) {
 				await this.remove(
-					unique.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
+					unique
+						.flatMap((identity) => this.both(identity))
+						.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
 				);
 			}
 			return await this.claimLocked(unique, accepted);
@@ -180,15 +203,19 @@ export class SentRecord {
 	}
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
-		const claimed = await this.recordAccepted(
-			accepted,
-			unique.map((identity) => SENT + identity),
+		// A 0.3.x row is looked up in the same call: its SENT, older than the row's own (trimmed first).
+		const formerSent = unique.flatMap((id) =>
+			this.former.has(id) ? [SENT + this.former.get(id)!] : [],
 		);
+		for (const value of formerSent) this.strays.add(value);
+		const claimed = await this.recordAccepted(accepted, [
+			...formerSent,
+			...unique.map((identity) => SENT + identity),
+		]);
+		const added = new Set(claimed.new.map(String));
+		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
 		const fresh = new Set(
-			claimed.new
-				.map(String)
-				.filter((value) => value.startsWith(SENT))
-				.map((value) => value.slice(SENT.length)),
+			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
 		const before = unique.filter((identity) => !fresh.has(identity));
 		const acceptedBefore = await this.acceptedAmong(before);
@@ -212,10 +239,11 @@ export class SentRecord {
 	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
 		this.keepIds(accepted);
 		await this.lock.released();
-		if (accepted.length === 0 && released.length === 0) return;
+		if (accepted.length === 0 && released.length === 0 && this.strays.size === 0) return;
 		await this.underLock(async () => {
+			await this.remove([...this.strays, ...released.map((identity) => SENT + identity)]);
+			this.strays.clear();
 			if (accepted.length > 0) await this.recordAccepted(accepted);
-			await this.remove(released.map((identity) => SENT + identity));
 		});
 	}
 
@@ -229,7 +257,8 @@ export class SentRecord {
 			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
 			if (toRecord.length > 0) await this.recordAccepted(toRecord);
-			await this.remove(toRecord.map(({ identity }) => PROBING + identity));
+			await this.remove([...this.strays, ...toRecord.map(({ identity }) => PROBING + identity)]);
+			this.strays.clear();
 			this.keepIds(toRecord);
 			return states;
 		});
@@ -257,7 +286,9 @@ export class SentRecord {
 	earlierResult(identity: string): EarlierResult | undefined {
 		const inProcess = idsInProcess.get(this.processKey + identity);
 		if (inProcess) return inProcess;
-		const saved = this.keptIds()?.[identity] ?? this.legacyIds()?.[identity];
+		const saved = this.both(identity)
+			.map((each) => this.keptIds()?.[each] ?? this.legacyIds()?.[each])
+			.find(Array.isArray);
 		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
 		return saved[1] === undefined || saved[1] === null || saved[1] === ''
 			? { sentAt: saved[0] }
