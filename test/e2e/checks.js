@@ -958,7 +958,7 @@ async function checks() {
 		return '3 executions, 1 summary';
 	});
 
-	await full('trigger filters (checks, new states) and Add Transaction Details in a real n8n', async () => {
+	await full('trigger filters (checks, new states), Add Transaction Details, and the Checks filter on events naming the check by its ID, in a real n8n', async () => {
 		const FILTER_WORKFLOW = 'cvE2eTrigFilter1';
 		const filterWorkflow = JSON.parse(fs.readFileSync(path.join(__dirname, 'workflows', `${FILTER_WORKFLOW}.json`), 'utf8'));
 		const url = `${N8N_URL}/webhook/${filterWorkflow.nodes[0].webhookId}/webhook`;
@@ -995,7 +995,34 @@ async function checks() {
 			assert.match(item.reportUrl, /\/private-files\/[0-9a-f]+\/report-TXN[0-9A-F]+\.pdf$/);
 			const reads = (await sandboxRequests()).filter((r) => r.path === `${V}/transactions/info` && r.query.txnId === txn);
 			assert.ok(reads.at(-1).query.orgId === ORG_ID && reads.at(-1).headers['x-api-key'] === API_KEY);
-			return `"${item.candidateName}", ${item.transactionState}`;
+
+			// The same filter on events that name the check by its ID (its subType), as the provider's
+			// insufficiency page does: the trigger reads the transaction and the checks' status to place it.
+			const checks = (await sandboxState()).transactions.find((t) => t.transactionId === txn).verificationList;
+			const idOf = (name) => checks.find((c) => c.name === name).subType;
+			const before = (await sandboxRequests()).length;
+			assert.deepEqual(
+				[
+					await signedPost(url, config.apiKey, { transactionId: txn, verificationId: idOf('bgv-cibil'), newState: 'COMPLETED' }),
+					await signedPost(url, config.apiKey, { transactionId: txn, verificationId: idOf('bgv-employment'), newState: 'COMPLETED' }),
+				],
+				[200, 200],
+			);
+			const byId = await waitFor(
+				async () => (await n8n.executions(FILTER_WORKFLOW)).filter((e) => e.status === 'success'),
+				(list) => list.length >= 2,
+				'the execution of the notification naming the employment check by its ID',
+			);
+			await sleep(1000);
+			assert.equal((await n8n.executions(FILTER_WORKFLOW)).length, 2, 'the credit check, named by its ID, started the workflow');
+			const [placed] = outputJson(byId.find((e) => e.id !== execution.id), 'Completed Employment Checks');
+			assert.equal(placed.verificationId, idOf('bgv-employment'));
+			assert.equal(placed.checkName, 'bgv-employment');
+			assert.equal(placed.checkUnknown, undefined);
+			const statusReads = (await sandboxRequests()).slice(before).filter((r) => /\/transactions\/[^/]+\/info$/.test(r.path));
+			// At most one read per check of the form, per event.
+			assert.ok(statusReads.length <= 2 * checks.length, `${statusReads.length} check status reads for 2 events`);
+			return `"${item.candidateName}", ${item.transactionState}; by ID: ${placed.checkName} after ${statusReads.length} check reads for 2 events`;
 		} finally {
 			await n8n.api('POST', `/workflows/${FILTER_WORKFLOW}/deactivate`).catch(() => {});
 		}
