@@ -46,6 +46,18 @@ export class DeduplicationStore implements IDataDeduplicator {
 	/** Makes the clearAllProcessedItems calls it returns true for fail (e.g. a lock's release). */
 	failClearWhen: (scope: 'node' | 'workflow') => boolean = () => false;
 
+	/**
+	 * Store behaviours the lock does not expect, as another n8n release might have them (each must
+	 * make the run stop loudly): `upsert`, a scope's second INSERT succeeds and overwrites the row;
+	 * `wrappedDuplicateKey`, the primary key's error reaches the node wrapped without its code and
+	 * message; `clearKeepsRow`, clearAllProcessedItems deletes nothing.
+	 */
+	upsert = false;
+
+	wrappedDuplicateKey = false;
+
+	clearKeepsRow = false;
+
 	private key(scope: DeduplicationScope, { workflow, node }: ICheckProcessedContextData) {
 		return `${String(workflow.id)}|${scope === 'node' ? `n:${node!.id}` : ''}`;
 	}
@@ -70,7 +82,12 @@ export class DeduplicationStore implements IDataDeduplicator {
 	private async write(key: string, existed: boolean, hashes: string[]): Promise<void> {
 		await this.betweenReadAndWrite(key);
 		if (!existed) {
-			if (this.rows.has(key)) {
+			if (this.rows.has(key) && this.wrappedDuplicateKey) {
+				throw Object.assign(new Error('Could not save processed data'), {
+					cause: new Error('duplicate key value violates unique constraint'),
+				});
+			}
+			if (this.rows.has(key) && !this.upsert) {
 				throw Object.assign(
 					new Error('duplicate key value violates unique constraint "PK_processed_data"'),
 					{ code: '23505' },
@@ -137,7 +154,7 @@ export class DeduplicationStore implements IDataDeduplicator {
 		if (this.failing || this.failClearWhen(scope === 'node' ? 'node' : 'workflow')) {
 			throw new Error('SQLITE_BUSY: database is locked');
 		}
-		this.rows.delete(this.key(scope, contextData));
+		if (!this.clearKeepsRow) this.rows.delete(this.key(scope, contextData));
 	}
 
 	async getProcessedDataCount(

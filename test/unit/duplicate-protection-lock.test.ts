@@ -102,10 +102,13 @@ describe('The lock across processes', () => {
 	});
 });
 
+const defaultLockTiming = { ...lockTiming, releasePausesMs: [...lockTiming.releasePausesMs] };
+function restoreLockTiming() {
+	Object.assign(lockTiming, defaultLockTiming);
+}
+
 describe('What the lock reports, and how to resolve it', () => {
-	afterEach(() => {
-		lockTiming.waitMs = 30_000;
-	});
+	afterEach(restoreLockTiming);
 
 	it('another node’s history in the workflow-wide record: nothing is sent, the error names the conflict, the history is untouched', async () => {
 		const store = new DeduplicationStore();
@@ -125,7 +128,10 @@ describe('What the lock reports, and how to resolve it', () => {
 		expect(result.error?.description).toBe(
 			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
 		);
-		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1', 'removeDuplicatesHash2']);
+		expect(store.rows.get(WORKFLOW_ROW)).toEqual([
+			'removeDuplicatesHash1',
+			'removeDuplicatesHash2',
+		]);
 	});
 
 	it('one value of another node in the workflow-wide record is not taken for the lock: it is kept and the run stops', async () => {
@@ -144,26 +150,28 @@ describe('What the lock reports, and how to resolve it', () => {
 		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1']);
 	});
 
-	it('a lock left by a stopped process: the run waits the bounded time, sends nothing and says how to release it; Release Stuck Lock releases it and the next run sends', async () => {
+	it('a lock that never changes hands (left by a stopped process) is named stuck: nothing is sent, the error says how to check and release it; Release Stuck Lock releases it and the next run sends', async () => {
 		const store = new DeduplicationStore();
 		store.rows.set(WORKFLOW_ROW, [LOCK_HASH]);
-		lockTiming.waitMs = 300;
+		lockTiming.stuckMs = 300;
 		const { scope, requests } = mockService();
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-after-release' }));
 		const rows = freshRows(1);
 
-		const started = Date.now();
-		const stuck = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
-		expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+		const stuck = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
 		expect(requests).toHaveLength(0);
 		expect(stuck.error?.message).toBe(
-			'Duplicate protection could not take its lock on this workflow\'s record within 0.3 s',
+			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.3 s',
 		);
 		expect(stuck.error?.description).toBe(
-			'Another execution of this workflow holds it (each holds it for milliseconds, around one read and write of the record), or an n8n process stopped while holding it. If no other execution of this workflow is running, run this node once with Duplicate Protection → Release Stuck Lock, then run again.',
+			'Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs): once no execution of this workflow is running there, run this node once with Duplicate Protection → Release Stuck Lock, then run again.',
 		);
-		// A waiter never deletes the lock.
-		expect(store.rows.get(WORKFLOW_ROW)).toEqual([LOCK_HASH]);
+		// A waiter never deletes the lock (its mark is all it added).
+		expect(store.rows.get(WORKFLOW_ROW)?.[0]).toBe(LOCK_HASH);
 
 		const release = await runActionNode({
 			items: rows,
@@ -174,11 +182,93 @@ describe('What the lock reports, and how to resolve it', () => {
 		expect(outputJson(release)).toEqual([rows[0]]);
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 
-		const after = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const after = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
 		expect(after.error).toBeUndefined();
 		expect(outputJson(after)).toEqual([
 			{ transactionId: 'TXN-after-release', formId: FORM_ID, name: 'Candidate 0' },
 		]);
+	});
+
+	it('a lock that keeps changing hands is waited for past the stuck time; the timeout then says busy and never suggests Release Stuck Lock', async () => {
+		const store = new DeduplicationStore();
+		lockTiming.stuckMs = 150;
+		lockTiming.busyMs = 600;
+		const { requests } = mockService();
+		// Other executions take the lock in turn: the row is deleted and created again every few ms.
+		let holding = true;
+		const others = (async () => {
+			for (let hold = 0; holding; hold++) {
+				store.rows.set(WORKFLOW_ROW, [LOCK_HASH, `other-holder-${hold}`]);
+				await sleep(20);
+				store.rows.delete(WORKFLOW_ROW);
+				await sleep(0);
+			}
+		})();
+		// A take that finds the row gone between two holds gets it: this run waits through the holds
+		// only when they leave no gap, so the gaps are closed while this run waits.
+		const take = store.checkProcessedAndRecord.bind(store);
+		store.checkProcessedAndRecord = async (items, scope, contextData, options) => {
+			if (scope === 'workflow' && !store.rows.has(WORKFLOW_ROW))
+				store.rows.set(WORKFLOW_ROW, [LOCK_HASH]);
+			return await take(items, scope, contextData, options);
+		};
+
+		const busy = await runActionNode({
+			items: freshRows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		holding = false;
+		await others;
+		expect(requests).toHaveLength(0);
+		expect(busy.error?.message).toBe(
+			'Duplicate protection’s lock on this workflow’s record stayed busy for 0.6 s',
+		);
+		expect(busy.error?.description).toBe(
+			'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
+		);
+	});
+
+	it('a release that fails is tried again: the lock is gone after the run', async () => {
+		const store = new DeduplicationStore();
+		lockTiming.releasePausesMs = [1, 1, 1, 1];
+		let failures = 0;
+		store.failClearWhen = (scope) => scope === 'workflow' && ++failures <= 3;
+		const { scope } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-released' }));
+
+		const result = await runActionNode({
+			items: freshRows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result)[0].transactionId).toBe('TXN-released');
+		expect(failures).toBeGreaterThanOrEqual(4);
+		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
+	});
+
+	it('a release that fails after the work failed is tried again too: the run reports the work’s failure, and the lock is gone', async () => {
+		const store = new DeduplicationStore();
+		lockTiming.releasePausesMs = [1, 1, 1, 1];
+		let failures = 0;
+		store.failClearWhen = (scope) => scope === 'workflow' && ++failures <= 2;
+		store.failWhen = (scope, values) => scope === 'node' && values !== undefined;
+		const { requests } = mockService();
+
+		const result = await runActionNode({
+			items: freshRows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(requests).toHaveLength(0);
+		expect(result.error?.description).toContain('SQLITE_BUSY: database is locked');
+		expect(failures).toBe(3);
+		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 	});
 
 	it('Release Stuck Lock never clears another node’s history', async () => {
@@ -215,7 +305,11 @@ describe('Resolving rows and what a row’s answer means', () => {
 			{ transactionId: 'TXN-found-1', recordedAsSent: true },
 		]);
 
-		const later = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const later = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
 		expect(requests).toHaveLength(0);
 		expect(outputJson(later).map((json) => [json.transactionId, json.alreadySent])).toEqual([
 			['TXN-found-0', true],
@@ -247,7 +341,11 @@ describe('Resolving rows and what a row’s answer means', () => {
 		const rows = freshRows(1);
 		await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
 
-		const later = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const later = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
 		const [json] = outputJson(later);
 		expect(json).not.toHaveProperty('transactionId');
 		expect(json).toMatchObject({ alreadySent: true, idKnown: false, formId: FORM_ID });
@@ -266,7 +364,12 @@ describe('Resolving rows and what a row’s answer means', () => {
 			return await send.apply(this as never, args);
 		});
 		if (!answer.thrown) scope.post(CANDIDATE_PATH).reply(answer.status!, answer.body as object);
-		const first = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store, continueOnFail: true });
+		const first = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+			continueOnFail: true,
+		});
 		spy.mockRestore();
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-second' }));
 		const second = await runActionNode({
@@ -286,29 +389,44 @@ describe('Resolving rows and what a row’s answer means', () => {
 		['code -1 under HTTP 200', { status: 200, body: { code: -1, message: 'Invalid candidate' } }],
 		['HTTP 429', { status: 429, body: { message: 'slow down' } }],
 		['code -1 under HTTP 503', { status: 503, body: { code: -1, message: 'Try again later' } }],
-		['HTTP 401 with a web page', { status: 401, body: '<html><h1>401 Authorization Required</h1></html>' }],
+		[
+			'HTTP 401 with a web page',
+			{ status: 401, body: '<html><h1>401 Authorization Required</h1></html>' },
+		],
 		['HTTP 403 with a web page', { status: 403, body: '<html><h1>403 Forbidden</h1></html>' }],
 		['a refused connection', { thrown: { code: 'ECONNREFUSED' } }],
 	];
-	it.each(refusals)('a clear refusal (%s) releases the row: the next run sends it', async (_what, answer) => {
-		const outcome = await afterAnswer(answer);
-		expect(outcome).toEqual({ firstInDoubt: false, sentAgain: true, inDoubt: false });
-	});
+	it.each(refusals)(
+		'a clear refusal (%s) releases the row: the next run sends it',
+		async (_what, answer) => {
+			const outcome = await afterAnswer(answer);
+			expect(outcome).toEqual({ firstInDoubt: false, sentAgain: true, inDoubt: false });
+		},
+	);
 
 	const unclear: Array<[string, Parameters<typeof afterAnswer>[0]]> = [
 		['code -1 under HTTP 500', { status: 500, body: { code: -1, message: 'Internal error' } }],
 		['an HTML 500', { status: 500, body: '<html>Internal Server Error</html>' }],
-		['a bare 503 (a proxy may answer it after forwarding)', { status: 503, body: 'Service Unavailable' }],
+		[
+			'a bare 503 (a proxy may answer it after forwarding)',
+			{ status: 503, body: 'Service Unavailable' },
+		],
 		['a 404 page that is not the service’s', { status: 404, body: '<html>Not Found</html>' }],
 		['a 200 that is not the service’s envelope', { status: 200, body: { ok: true } }],
-		['a cancelled request (the execution was stopped)', { thrown: { code: 'ERR_CANCELED', name: 'CanceledError' } }],
+		[
+			'a cancelled request (the execution was stopped)',
+			{ thrown: { code: 'ERR_CANCELED', name: 'CanceledError' } },
+		],
 		['a reset', { thrown: { code: 'ECONNRESET' } }],
 		['a timeout', { thrown: { code: 'ETIMEDOUT' } }],
 	];
-	it.each(unclear)('no clear answer (%s) leaves the row in doubt: the next run does not send it', async (_what, answer) => {
-		const outcome = await afterAnswer(answer);
-		expect(outcome).toEqual({ firstInDoubt: true, sentAgain: false, inDoubt: true });
-	});
+	it.each(unclear)(
+		'no clear answer (%s) leaves the row in doubt: the next run does not send it',
+		async (_what, answer) => {
+			const outcome = await afterAnswer(answer);
+			expect(outcome).toEqual({ firstInDoubt: true, sentAgain: false, inDoubt: true });
+		},
+	);
 
 	it('History Size keeps at least the newest rows (two values per row, plus the rows claimed ahead); an older row is forgotten and sent again', async () => {
 		const store = new DeduplicationStore();
@@ -328,16 +446,23 @@ describe('Resolving rows and what a row’s answer means', () => {
 		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
 
 		// The newest 2 rows are skipped; the oldest was forgotten and is sent again.
-		const newest = await runActionNode({ items: rows.slice(3), parameters: bounded, deduplicationStore: store });
+		const newest = await runActionNode({
+			items: rows.slice(3),
+			parameters: bounded,
+			deduplicationStore: store,
+		});
 		expect(newest.error).toBeUndefined();
 		expect(outputJson(newest).map((json) => json.alreadySent)).toEqual([true, true]);
-		const oldest = await runActionNode({ items: rows.slice(0, 1), parameters: bounded, deduplicationStore: store });
+		const oldest = await runActionNode({
+			items: rows.slice(0, 1),
+			parameters: bounded,
+			deduplicationStore: store,
+		});
 		expect(oldest.error).toBeUndefined();
 		expect(requests.map((request) => (request.body as IDataObject).name).slice(5)).toEqual([
 			'Candidate 0',
 		]);
 	});
-
 });
 
 describe('Two processes, the same row at the same moment', () => {
@@ -413,10 +538,17 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 
 		expect(requests).toHaveLength(10);
 		const pairs = rows.map((row, index) => {
-			const [one, two] = [results[2 * index], results[2 * index + 1]].map((result) => outputJson(result)[0]);
+			const [one, two] = [results[2 * index], results[2 * index + 1]].map(
+				(result) => outputJson(result)[0],
+			);
 			const sent = [one, two].filter((json) => !json.alreadySent);
 			const other = [one, two].find((json) => json.alreadySent);
-			return sent.length === 1 && other?.idKnown === false && !('transactionId' in other) && sent[0].transactionId === `TXN-${row.name}`;
+			return (
+				sent.length === 1 &&
+				other?.idKnown === false &&
+				!('transactionId' in other) &&
+				sent[0].transactionId === `TXN-${row.name}`
+			);
 		});
 		expect(pairs).toEqual(rows.map(() => true));
 		// Nothing of the waits is left: SENT and ACCEPTED of each row.

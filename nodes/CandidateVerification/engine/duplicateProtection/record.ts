@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type {
 	DeduplicationHelperFunctions,
 	ICheckProcessedOptions,
@@ -17,6 +17,12 @@ const ACCEPTED = 'a:';
  * has it is in doubt (a probe failed or crashed between its two calls and left its ACCEPTED behind).
  */
 const PROBING = 'p:';
+/**
+ * The tripwire: each claim records a value of its own, which the run's next record call checks is
+ * still there. Gone, the claim's write was lost (another execution wrote the whole record from an
+ * older read: the lock did not keep them apart).
+ */
+const WRITE = 'w:';
 /** n8n's store options for a probe: the same mode, no trimming. */
 const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
@@ -30,6 +36,13 @@ const STATIC_DATA_KEY = 'candidateVerificationSentRows';
 const LEGACY_STATIC_DATA_KEY = 'sentRows';
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
+
+/** A claim's write was lost: its rows (SENT by this run) may be sent by another execution too. */
+export class LostWrite extends Error {
+	constructor(readonly identities: string[]) {
+		super('A write to n8n’s record of rows sent before was lost');
+	}
+}
 
 /** When a row was accepted and the ID the service gave it, where n8n kept them. */
 export interface EarlierResult {
@@ -115,14 +128,39 @@ export class SentRecord {
 	 * One checkProcessedAndRecord on the node's record. Only calls that record rows trim it to History
 	 * Size: a probe (whose new values are removed at once) must never push real rows out.
 	 */
-	private async record(values: string[], keepsRows = false) {
+	private async record(values: string[], keepsRows = false, claimed: string[] = []) {
 		this.roundTrips += 1;
-		return await this.store.checkProcessedAndRecord(
-			values,
+		if (!keepsRows) {
+			return await this.store.checkProcessedAndRecord(values, RECORD_SCOPE, PROBE_OPTIONS);
+		}
+		const check = this.lastWrite;
+		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
+		const extra = [check, write].filter((value): value is string => value !== undefined);
+		const result = await this.store.checkProcessedAndRecord(
+			[...values, ...extra],
 			RECORD_SCOPE,
-			keepsRows ? this.options : PROBE_OPTIONS,
+			this.options,
 		);
+		if (check !== undefined && result.new.map(String).includes(check)) {
+			throw new LostWrite(this.claimedInLastWrite);
+		}
+		if (write !== undefined) {
+			if (check !== undefined) this.writes.push(check);
+			const added = new Set(result.new.map(String));
+			this.lastWrite = write;
+			this.claimedInLastWrite = claimed.filter((identity) => added.has(SENT + identity));
+		}
+		const own = new Set(extra);
+		return { ...result, new: result.new.filter((value) => !own.has(String(value))) };
 	}
+
+	/** The tripwire's value of the run's last claim, and the rows it claimed. */
+	private lastWrite?: string;
+
+	private claimedInLastWrite: string[] = [];
+
+	/** The tripwire's earlier values (removed with the run's last removal). */
+	private readonly writes: string[] = [];
 
 	private async remove(values: string[]): Promise<void> {
 		if (values.length === 0) return;
@@ -149,10 +187,10 @@ export class SentRecord {
 		);
 	}
 
-	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
-	private async recordAccepted(accepted: AcceptedRow[], alsoRecord: string[] = []) {
+	/** Records ACCEPTED rows. */
+	private async recordAccepted(accepted: AcceptedRow[]) {
 		return await this.record(
-			[...alsoRecord, ...accepted.map(({ identity }) => ACCEPTED + identity)],
+			accepted.map(({ identity }) => ACCEPTED + identity),
 			true,
 		);
 	}
@@ -180,9 +218,13 @@ export class SentRecord {
 	}
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
-		const claimed = await this.recordAccepted(
-			accepted,
-			unique.map((identity) => SENT + identity),
+		const claimed = await this.record(
+			[
+				...unique.map((identity) => SENT + identity),
+				...accepted.map(({ identity }) => ACCEPTED + identity),
+			],
+			true,
+			unique,
 		);
 		const fresh = new Set(
 			claimed.new
@@ -215,7 +257,12 @@ export class SentRecord {
 		if (accepted.length === 0 && released.length === 0) return;
 		await this.underLock(async () => {
 			if (accepted.length > 0) await this.recordAccepted(accepted);
-			await this.remove(released.map((identity) => SENT + identity));
+			if (released.length > 0) {
+				await this.remove([
+					...released.map((identity) => SENT + identity),
+					...this.writes.splice(0),
+				]);
+			}
 		});
 	}
 
