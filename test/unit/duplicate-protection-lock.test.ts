@@ -555,3 +555,101 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(20);
 	});
 });
+
+describe('A store that does not keep the lock: the run stops loudly, never two holders in silence', () => {
+	afterEach(restoreLockTiming);
+
+	/** Holds the first two calls that write `key` between their read and their write, together. */
+	function pairUp(store: DeduplicationStore, ...keys: string[]) {
+		const waiting = new Map<string, Array<() => void>>();
+		store.betweenReadAndWrite = async (key) => {
+			const list = waiting.get(key) ?? [];
+			if (!keys.includes(key) || list.length >= 2) return await sleep(1);
+			waiting.set(key, list);
+			await new Promise<void>((resolve) => {
+				list.push(resolve);
+				if (list.length === 2) list.forEach((go) => go());
+				// Never more than a few seconds: a single caller goes on alone.
+				setTimeout(resolve, 5_000).unref();
+			});
+		};
+	}
+
+	it('an upsert (a second INSERT of the lock row succeeds): both executions hold the lock and send the row; the one whose claim was overwritten stops, names the row in doubt and says it may have been sent twice', async () => {
+		const store = new DeduplicationStore();
+		store.upsert = true;
+		pairUp(store, WORKFLOW_ROW, 'wf-test|n:00000000-0000-4000-8000-000000000002');
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply(200, success({ transactionId: 'TXN-twice' }));
+		const rows = freshRows(1);
+
+		const results = await Promise.all([
+			runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store }),
+			otherProcess()({ items: rows, parameters: createProfile, deduplicationStore: store }),
+		]);
+		expect(requests).toHaveLength(2);
+		const errors = results.map((result) => result.error).filter((error) => error !== undefined);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]?.message).toBe(
+			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
+		);
+		expect(errors[0]?.description).toContain(
+			'Recorded as sent in that write: item 0. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too).',
+		);
+		expect(errors[0]?.description).toContain('store contract in docs/compatibility.md');
+	});
+
+	it('a duplicate-key error that reaches the node wrapped (no code, another message): the second execution stops with the store’s error, sends nothing and never takes the lock', async () => {
+		const store = new DeduplicationStore();
+		store.wrappedDuplicateKey = true;
+		pairUp(store, WORKFLOW_ROW);
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-once' }));
+		const rows = freshRows(1);
+
+		const results = await Promise.all([
+			runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store }),
+			otherProcess()({ items: rows, parameters: createProfile, deduplicationStore: store }),
+		]);
+		expect(requests).toHaveLength(1);
+		const errors = results.map((result) => result.error).filter((error) => error !== undefined);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]?.description).toContain('Could not save processed data');
+		expect(errors[0]?.description).toContain(
+			'Nothing was sent to the Candidate Verification Service.',
+		);
+	});
+
+	it('a clear that keeps the row (DELETE does nothing): the lock is never released, so the next use of it stops as stuck; nothing is sent twice', async () => {
+		const store = new DeduplicationStore();
+		store.clearKeepsRow = true;
+		lockTiming.stuckMs = 200;
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-first' }));
+		const rows = freshRows(1);
+
+		const first = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		const second = await runActionNode({
+			items: freshRows(1),
+			parameters: createProfile,
+			deduplicationStore: store,
+		});
+		expect(requests).toHaveLength(1);
+		// The first run's own second use of the lock (recording the answer) already finds it stuck.
+		expect(first.error?.message).toBe(
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+		);
+		expect(first.error?.description).toContain('is stuck: one execution has held it for 0.2 s');
+		expect(first.error?.description).toContain('item 0: TXN-first');
+		expect(second.error?.message).toBe(
+			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.2 s',
+		);
+	});
+});
