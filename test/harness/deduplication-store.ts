@@ -105,6 +105,9 @@ export class DeduplicationStore implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		const key = this.key(scope, contextData);
 		if (scope === 'node') this.recorded.push(items.map(String));
+		for (const item of items.map(String)) {
+			if (item.startsWith('w:')) this.tripwireHashes.add(DeduplicationStore.hash(item));
+		}
 		if (this.failWhen(scope === 'node' ? 'node' : 'workflow', items.map(String))) {
 			this.calls += 1;
 			throw new Error('SQLITE_BUSY: database is locked');
@@ -168,12 +171,21 @@ export class DeduplicationStore implements IDataDeduplicator {
 	copy(): DeduplicationStore {
 		const copy = new DeduplicationStore();
 		for (const [key, hashes] of this.rows) copy.rows.set(key, [...hashes]);
+		for (const hash of this.tripwireHashes) copy.tripwireHashes.add(hash);
 		return copy;
 	}
 
-	/** Every value stored, as n8n stores them (hashes only). */
+	/** The hashes of the tripwire's values (one a claim, `w:…`), left out of the counts below. */
+	readonly tripwireHashes = new Set<string>();
+
+	/** Every value stored, as n8n stores them (hashes only), the tripwire's left out. */
 	storedValues(): string[] {
-		return [...this.rows.values()].flat();
+		return [...this.rows.keys()].flatMap((key) => this.valuesOf(key));
+	}
+
+	/** The values of one row (hashes), the tripwire's left out. */
+	valuesOf(key: string): string[] {
+		return (this.rows.get(key) ?? []).filter((hash) => !this.tripwireHashes.has(hash));
 	}
 }
 

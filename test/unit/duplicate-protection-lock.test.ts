@@ -443,7 +443,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 			requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 },
 		};
 		await runActionNode({ items: rows, parameters: bounded, deduplicationStore: store });
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
+		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
 
 		// The newest 2 rows are skipped; the oldest was forgotten and is sent again.
 		const newest = await runActionNode({
@@ -498,7 +498,7 @@ describe('Two processes, the same row at the same moment', () => {
 			},
 		]);
 		// SENT and ACCEPTED of the row: nothing of the wait is left.
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(2);
+		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(2);
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 	});
 });
@@ -552,7 +552,7 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 		});
 		expect(pairs).toEqual(rows.map(() => true));
 		// Nothing of the waits is left: SENT and ACCEPTED of each row.
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(20);
+		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(20);
 	});
 });
 

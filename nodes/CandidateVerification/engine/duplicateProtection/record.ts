@@ -139,13 +139,17 @@ export class SentRecord {
 		const result = await this.store.checkProcessedAndRecord(
 			[...values, ...extra],
 			RECORD_SCOPE,
-			this.options,
+			// The run's own tripwire values (removed at its settle) never push a row out.
+			{
+				...this.options,
+				maxEntries: this.options.maxEntries! + this.writes.length + (write === undefined ? 0 : 1),
+			},
 		);
 		if (check !== undefined && result.new.map(String).includes(check)) {
 			throw new LostWrite(this.claimedInLastWrite);
 		}
 		if (write !== undefined) {
-			if (check !== undefined) this.writes.push(check);
+			this.writes.push(write);
 			const added = new Set(result.new.map(String));
 			this.lastWrite = write;
 			this.claimedInLastWrite = claimed.filter((identity) => added.has(SENT + identity));
@@ -159,7 +163,7 @@ export class SentRecord {
 
 	private claimedInLastWrite: string[] = [];
 
-	/** The tripwire's earlier values (removed with the run's last removal). */
+	/** The tripwire's values this run recorded (its settle removes them). */
 	private readonly writes: string[] = [];
 
 	private async remove(values: string[]): Promise<void> {
@@ -254,15 +258,11 @@ export class SentRecord {
 	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
 		this.keepIds(accepted);
 		await this.lock.released();
-		if (accepted.length === 0 && released.length === 0) return;
+		if (accepted.length === 0 && released.length === 0 && this.writes.length === 0) return;
 		await this.underLock(async () => {
 			if (accepted.length > 0) await this.recordAccepted(accepted);
-			if (released.length > 0) {
-				await this.remove([
-					...released.map((identity) => SENT + identity),
-					...this.writes.splice(0),
-				]);
-			}
+			await this.remove([...released.map((identity) => SENT + identity), ...this.writes]);
+			this.writes.length = 0;
 		});
 	}
 
@@ -276,7 +276,10 @@ export class SentRecord {
 			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
 			if (toRecord.length > 0) await this.recordAccepted(toRecord);
-			await this.remove(toRecord.map(({ identity }) => PROBING + identity));
+			await this.remove([
+				...toRecord.map(({ identity }) => PROBING + identity),
+				...this.writes.splice(0),
+			]);
 			this.keepIds(toRecord);
 			return states;
 		});
