@@ -62,6 +62,10 @@ const fakeContext = {
 	logger: { warn: () => undefined, info: () => undefined, debug: () => undefined },
 } as unknown as IExecuteFunctions;
 
+/** One run of the keyed Profile → Create on `store`. */
+const runProfile = async (store: DeduplicationStore, items: IDataObject[]) =>
+	await runActionNode({ items, parameters: createProfile, deduplicationStore: store });
+
 enableMockedNetwork();
 
 describe('The lock across processes', () => {
@@ -115,11 +119,7 @@ describe('What the lock reports, and how to resolve it', () => {
 		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1', 'removeDuplicatesHash2']);
 		const { requests } = mockService();
 
-		const result = await runActionNode({
-			items: freshRows(2),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runProfile(store, freshRows(2));
 
 		expect(requests).toHaveLength(0);
 		expect(result.error?.message).toBe(
@@ -139,11 +139,7 @@ describe('What the lock reports, and how to resolve it', () => {
 		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1']);
 		const { requests } = mockService();
 
-		const result = await runActionNode({
-			items: freshRows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runProfile(store, freshRows(1));
 
 		expect(requests).toHaveLength(0);
 		expect(result.error?.message).toContain('another node keeps its history there');
@@ -158,11 +154,7 @@ describe('What the lock reports, and how to resolve it', () => {
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-after-release' }));
 		const rows = freshRows(1);
 
-		const stuck = await runActionNode({
-			items: rows,
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const stuck = await runProfile(store, rows);
 		expect(requests).toHaveLength(0);
 		expect(stuck.error?.message).toBe(
 			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.3 s',
@@ -182,11 +174,7 @@ describe('What the lock reports, and how to resolve it', () => {
 		expect(outputJson(release)).toEqual([rows[0]]);
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 
-		const after = await runActionNode({
-			items: rows,
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const after = await runProfile(store, rows);
 		expect(after.error).toBeUndefined();
 		expect(outputJson(after)).toEqual([
 			{ transactionId: 'TXN-after-release', formId: FORM_ID, name: 'Candidate 0' },
@@ -217,11 +205,7 @@ describe('What the lock reports, and how to resolve it', () => {
 			return await take(items, scope, contextData, options);
 		};
 
-		const busy = await runActionNode({
-			items: freshRows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const busy = await runProfile(store, freshRows(1));
 		holding = false;
 		await others;
 		expect(requests).toHaveLength(0);
@@ -241,11 +225,7 @@ describe('What the lock reports, and how to resolve it', () => {
 		const { scope } = mockService();
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-released' }));
 
-		const result = await runActionNode({
-			items: freshRows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runProfile(store, freshRows(1));
 		expect(result.error).toBeUndefined();
 		expect(outputJson(result)[0].transactionId).toBe('TXN-released');
 		expect(failures).toBeGreaterThanOrEqual(4);
@@ -260,11 +240,7 @@ describe('What the lock reports, and how to resolve it', () => {
 		store.failWhen = (scope, values) => scope === 'node' && values !== undefined;
 		const { requests } = mockService();
 
-		const result = await runActionNode({
-			items: freshRows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runProfile(store, freshRows(1));
 		expect(requests).toHaveLength(0);
 		expect(result.error?.description).toContain('SQLITE_BUSY: database is locked');
 		expect(failures).toBe(3);
@@ -305,11 +281,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 			{ transactionId: 'TXN-found-1', recordedAsSent: true },
 		]);
 
-		const later = await runActionNode({
-			items: rows,
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const later = await runProfile(store, rows);
 		expect(requests).toHaveLength(0);
 		expect(outputJson(later).map((json) => [json.transactionId, json.alreadySent])).toEqual([
 			['TXN-found-0', true],
@@ -341,11 +313,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 		const rows = freshRows(1);
 		await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
 
-		const later = await runActionNode({
-			items: rows,
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const later = await runProfile(store, rows);
 		const [json] = outputJson(later);
 		expect(json).not.toHaveProperty('transactionId');
 		expect(json).toMatchObject({ alreadySent: true, idKnown: false, formId: FORM_ID });
@@ -631,16 +599,8 @@ describe('A store that does not keep the lock: the run stops loudly, never two h
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-first' }));
 		const rows = freshRows(1);
 
-		const first = await runActionNode({
-			items: rows,
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
-		const second = await runActionNode({
-			items: freshRows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const first = await runProfile(store, rows);
+		const second = await runProfile(store, freshRows(1));
 		expect(requests).toHaveLength(1);
 		// The first run's own second use of the lock (recording the answer) already finds it stuck.
 		expect(first.error?.message).toBe(

@@ -24,7 +24,7 @@ import { lockFailureOf } from './lock';
 import { LostWrite, rowIdentity, SentRecord, type AcceptedRow, type RowState } from './record';
 
 export * from './fields';
-export { LOCK_WAIT_MS, lockFailureOf } from './lock';
+export { lockFailureOf } from './lock';
 export { MAX_KEPT_IDS } from './record';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';

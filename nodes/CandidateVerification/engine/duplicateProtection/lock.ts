@@ -28,7 +28,6 @@ export const lockTiming = {
 	busyMs: 300_000,
 	releasePausesMs: [500, 1500, 3000, 5000],
 };
-export const LOCK_WAIT_MS = lockTiming.stuckMs;
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 50;
 

@@ -133,38 +133,30 @@ export class SentRecord {
 		if (!keepsRows) {
 			return await this.store.checkProcessedAndRecord(values, RECORD_SCOPE, PROBE_OPTIONS);
 		}
-		const check = this.lastWrite;
+		const check = this.writes[this.writes.length - 1];
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
-		const extra = [check, write].filter((value): value is string => value !== undefined);
 		const result = await this.store.checkProcessedAndRecord(
-			[...values, ...extra],
+			[...values, ...[check, write].filter((value) => value !== undefined)],
 			RECORD_SCOPE,
 			// The run's own tripwire values (removed at its settle) never push a row out.
 			{
 				...this.options,
-				maxEntries: this.options.maxEntries! + this.writes.length + (write === undefined ? 0 : 1),
+				maxEntries: this.options.maxEntries! + this.writes.length + Number(write !== undefined),
 			},
 		);
-		if (check !== undefined && result.new.map(String).includes(check)) {
-			throw new LostWrite(this.claimedInLastWrite);
-		}
+		const added = new Set(result.new.map(String));
+		if (check !== undefined && added.has(check)) throw new LostWrite(this.claimedInLastWrite);
 		if (write !== undefined) {
 			this.writes.push(write);
-			const added = new Set(result.new.map(String));
-			this.lastWrite = write;
 			this.claimedInLastWrite = claimed.filter((identity) => added.has(SENT + identity));
 		}
-		const own = new Set(extra);
-		return { ...result, new: result.new.filter((value) => !own.has(String(value))) };
+		return result;
 	}
 
-	/** The tripwire's value of the run's last claim, and the rows it claimed. */
-	private lastWrite?: string;
+	/** The tripwire's values this run recorded (its settle removes them), and the last one's rows. */
+	private readonly writes: string[] = [];
 
 	private claimedInLastWrite: string[] = [];
-
-	/** The tripwire's values this run recorded (its settle removes them). */
-	private readonly writes: string[] = [];
 
 	private async remove(values: string[]): Promise<void> {
 		if (values.length === 0) return;
@@ -191,11 +183,16 @@ export class SentRecord {
 		);
 	}
 
-	/** Records ACCEPTED rows. */
-	private async recordAccepted(accepted: AcceptedRow[]) {
+	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
+	private async recordAccepted(
+		accepted: AcceptedRow[],
+		alsoRecord: string[] = [],
+		claimed?: string[],
+	) {
 		return await this.record(
-			accepted.map(({ identity }) => ACCEPTED + identity),
+			[...alsoRecord, ...accepted.map(({ identity }) => ACCEPTED + identity)],
 			true,
+			claimed,
 		);
 	}
 
@@ -222,12 +219,9 @@ export class SentRecord {
 	}
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
-		const claimed = await this.record(
-			[
-				...unique.map((identity) => SENT + identity),
-				...accepted.map(({ identity }) => ACCEPTED + identity),
-			],
-			true,
+		const claimed = await this.recordAccepted(
+			accepted,
+			unique.map((identity) => SENT + identity),
 			unique,
 		);
 		const fresh = new Set(
