@@ -529,17 +529,14 @@ describe('A store that does not keep the lock: the run stops loudly, never two h
 
 	/** Holds the first two calls that write `key` between their read and their write, together. */
 	function pairUp(store: DeduplicationStore, ...keys: string[]) {
-		const waiting = new Map<string, Array<() => void>>();
+		const arrivals = new Map<string, number>();
 		store.betweenReadAndWrite = async (key) => {
-			const list = waiting.get(key) ?? [];
-			if (!keys.includes(key) || list.length >= 2) return await sleep(1);
-			waiting.set(key, list);
-			await new Promise<void>((resolve) => {
-				list.push(resolve);
-				if (list.length === 2) list.forEach((go) => go());
-				// Never more than a few seconds: a single caller goes on alone.
-				setTimeout(resolve, 5_000).unref();
-			});
+			const arrived = (arrivals.get(key) ?? 0) + 1;
+			arrivals.set(key, arrived);
+			if (!keys.includes(key) || arrived > 2) return await sleep(1);
+			// Never more than a few seconds: a single caller goes on alone.
+			const deadline = Date.now() + 5_000;
+			while ((arrivals.get(key) ?? 0) < 2 && Date.now() < deadline) await sleep(1);
 		};
 	}
 

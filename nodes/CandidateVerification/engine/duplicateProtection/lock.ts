@@ -240,7 +240,7 @@ export class WorkflowLock {
 				await this.store.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
 				return;
 			} catch (caught) {
-				if (pause === undefined) throw caught;
+				if (pause === undefined) throw storeFailure(this.context, caught);
 				this.context.logger.warn(
 					`Candidate Verification: releasing duplicate protection's lock failed, trying again in ${pause} ms: ${(caught as Error)?.message}`,
 				);
