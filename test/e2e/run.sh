@@ -60,6 +60,17 @@ t=$SECONDS
 	abort "package builds on Node $(node -v) (see $RUN/build.log)"
 ok "package built on Node $(node -v) ($([ "${CV_PACKAGE_BUILT:-}" = 1 ] && echo "by run-all.sh" || echo "$((SECONDS - t))s"))"
 
+# 2b. the store contract duplicate protection's lock rests on, on this release's own store and a
+# throw-away SQLite database (scripts/store-contract.js, seconds; docs/compatibility.md). Exit 2: the
+# script could not load this release's store (its internals moved): skipped, not failed.
+t=$SECONDS
+"$CV_NODE24_DIR/bin/node" "$CV_ROOT/scripts/store-contract.js" "$CV_N8N_DIR" >"$RUN/store-contract.log" 2>&1
+case $? in
+	0) ok "n8n $CV_N8N_VERSION's deduplication store keeps the lock's store contract ($((SECONDS - t))s)" ;;
+	1) bad "n8n $CV_N8N_VERSION's deduplication store keeps the lock's store contract (see $RUN/store-contract.log)" ;;
+	*) SKIPPED=$((SKIPPED + 1)); echo "skip - the store contract: scripts/store-contract.js could not load n8n $CV_N8N_VERSION's store (see $RUN/store-contract.log)" ;;
+esac
+
 # 3. a throw-away n8n instance with the package installed like a community package
 read -r N8N_PORT BROKER_PORT SANDBOX_PORT GATEWAY_PORT SMTP_PORT <<<"$(cv_free_ports 5 | tr '\n' ' ')"
 cv_n8n_env "$RUN/n8n-home" "$N8N_PORT" "$BROKER_PORT"

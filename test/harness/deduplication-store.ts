@@ -46,6 +46,18 @@ export class DeduplicationStore implements IDataDeduplicator {
 	/** Makes the clearAllProcessedItems calls it returns true for fail (e.g. a lock's release). */
 	failClearWhen: (scope: 'node' | 'workflow') => boolean = () => false;
 
+	/**
+	 * Store behaviours the lock does not expect, as another n8n release might have them (each must
+	 * make the run stop loudly): `upsert`, a scope's second INSERT succeeds and overwrites the row;
+	 * `wrappedDuplicateKey`, the primary key's error reaches the node wrapped without its code and
+	 * message; `clearKeepsRow`, clearAllProcessedItems deletes nothing.
+	 */
+	upsert = false;
+
+	wrappedDuplicateKey = false;
+
+	clearKeepsRow = false;
+
 	private key(scope: DeduplicationScope, { workflow, node }: ICheckProcessedContextData) {
 		return `${String(workflow.id)}|${scope === 'node' ? `n:${node!.id}` : ''}`;
 	}
@@ -70,7 +82,12 @@ export class DeduplicationStore implements IDataDeduplicator {
 	private async write(key: string, existed: boolean, hashes: string[]): Promise<void> {
 		await this.betweenReadAndWrite(key);
 		if (!existed) {
-			if (this.rows.has(key)) {
+			if (this.rows.has(key) && this.wrappedDuplicateKey) {
+				throw Object.assign(new Error('Could not save processed data'), {
+					cause: new Error('duplicate key value violates unique constraint'),
+				});
+			}
+			if (this.rows.has(key) && !this.upsert) {
 				throw Object.assign(
 					new Error('duplicate key value violates unique constraint "PK_processed_data"'),
 					{ code: '23505' },
@@ -88,6 +105,9 @@ export class DeduplicationStore implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		const key = this.key(scope, contextData);
 		if (scope === 'node') this.recorded.push(items.map(String));
+		for (const item of items.map(String)) {
+			if (item.startsWith('w:')) this.tripwireHashes.add(DeduplicationStore.hash(item));
+		}
 		if (this.failWhen(scope === 'node' ? 'node' : 'workflow', items.map(String))) {
 			this.calls += 1;
 			throw new Error('SQLITE_BUSY: database is locked');
@@ -137,7 +157,7 @@ export class DeduplicationStore implements IDataDeduplicator {
 		if (this.failing || this.failClearWhen(scope === 'node' ? 'node' : 'workflow')) {
 			throw new Error('SQLITE_BUSY: database is locked');
 		}
-		this.rows.delete(this.key(scope, contextData));
+		if (!this.clearKeepsRow) this.rows.delete(this.key(scope, contextData));
 	}
 
 	async getProcessedDataCount(
@@ -151,12 +171,21 @@ export class DeduplicationStore implements IDataDeduplicator {
 	copy(): DeduplicationStore {
 		const copy = new DeduplicationStore();
 		for (const [key, hashes] of this.rows) copy.rows.set(key, [...hashes]);
+		for (const hash of this.tripwireHashes) copy.tripwireHashes.add(hash);
 		return copy;
 	}
 
-	/** Every value stored, as n8n stores them (hashes only). */
+	/** The hashes of the tripwire's values (one a claim, `w:…`), left out of the counts below. */
+	readonly tripwireHashes = new Set<string>();
+
+	/** Every value stored, as n8n stores them (hashes only), the tripwire's left out. */
 	storedValues(): string[] {
-		return [...this.rows.values()].flat();
+		return [...this.rows.keys()].flatMap((key) => this.valuesOf(key));
+	}
+
+	/** The values of one row (hashes), the tripwire's left out. */
+	valuesOf(key: string): string[] {
+		return (this.rows.get(key) ?? []).filter((hash) => !this.tripwireHashes.has(hash));
 	}
 }
 

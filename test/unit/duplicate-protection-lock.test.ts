@@ -62,6 +62,10 @@ const fakeContext = {
 	logger: { warn: () => undefined, info: () => undefined, debug: () => undefined },
 } as unknown as IExecuteFunctions;
 
+/** One run of the keyed Profile → Create on `store`. */
+const runProfile = async (store: DeduplicationStore, items: IDataObject[]) =>
+	await runActionNode({ items, parameters: createProfile, deduplicationStore: store });
+
 enableMockedNetwork();
 
 describe('The lock across processes', () => {
@@ -102,21 +106,20 @@ describe('The lock across processes', () => {
 	});
 });
 
+const defaultLockTiming = { ...lockTiming, releasePausesMs: [...lockTiming.releasePausesMs] };
+function restoreLockTiming() {
+	Object.assign(lockTiming, defaultLockTiming);
+}
+
 describe('What the lock reports, and how to resolve it', () => {
-	afterEach(() => {
-		lockTiming.waitMs = 30_000;
-	});
+	afterEach(restoreLockTiming);
 
 	it('another node’s history in the workflow-wide record: nothing is sent, the error names the conflict, the history is untouched', async () => {
 		const store = new DeduplicationStore();
 		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1', 'removeDuplicatesHash2']);
 		const { requests } = mockService();
 
-		const result = await runActionNode({
-			items: freshRows(2),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runProfile(store, freshRows(2));
 
 		expect(requests).toHaveLength(0);
 		expect(result.error?.message).toBe(
@@ -125,7 +128,10 @@ describe('What the lock reports, and how to resolve it', () => {
 		expect(result.error?.description).toBe(
 			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
 		);
-		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1', 'removeDuplicatesHash2']);
+		expect(store.rows.get(WORKFLOW_ROW)).toEqual([
+			'removeDuplicatesHash1',
+			'removeDuplicatesHash2',
+		]);
 	});
 
 	it('one value of another node in the workflow-wide record is not taken for the lock: it is kept and the run stops', async () => {
@@ -133,37 +139,31 @@ describe('What the lock reports, and how to resolve it', () => {
 		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1']);
 		const { requests } = mockService();
 
-		const result = await runActionNode({
-			items: freshRows(1),
-			parameters: createProfile,
-			deduplicationStore: store,
-		});
+		const result = await runProfile(store, freshRows(1));
 
 		expect(requests).toHaveLength(0);
 		expect(result.error?.message).toContain('another node keeps its history there');
 		expect(store.rows.get(WORKFLOW_ROW)).toEqual(['removeDuplicatesHash1']);
 	});
 
-	it('a lock left by a stopped process: the run waits the bounded time, sends nothing and says how to release it; Release Stuck Lock releases it and the next run sends', async () => {
+	it('a lock that never changes hands (left by a stopped process) is named stuck: nothing is sent, the error says how to check and release it; Release Stuck Lock releases it and the next run sends', async () => {
 		const store = new DeduplicationStore();
 		store.rows.set(WORKFLOW_ROW, [LOCK_HASH]);
-		lockTiming.waitMs = 300;
+		lockTiming.stuckMs = 300;
 		const { scope, requests } = mockService();
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-after-release' }));
 		const rows = freshRows(1);
 
-		const started = Date.now();
-		const stuck = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
-		expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+		const stuck = await runProfile(store, rows);
 		expect(requests).toHaveLength(0);
 		expect(stuck.error?.message).toBe(
-			'Duplicate protection could not take its lock on this workflow\'s record within 0.3 s',
+			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.3 s',
 		);
 		expect(stuck.error?.description).toBe(
-			'Another execution of this workflow holds it (each holds it for milliseconds, around one read and write of the record), or an n8n process stopped while holding it. If no other execution of this workflow is running, run this node once with Duplicate Protection → Release Stuck Lock, then run again.',
+			'Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs): once no execution of this workflow is running there, run this node once with Duplicate Protection → Release Stuck Lock, then run again.',
 		);
-		// A waiter never deletes the lock.
-		expect(store.rows.get(WORKFLOW_ROW)).toEqual([LOCK_HASH]);
+		// A waiter never deletes the lock (its mark is all it added).
+		expect(store.rows.get(WORKFLOW_ROW)?.[0]).toBe(LOCK_HASH);
 
 		const release = await runActionNode({
 			items: rows,
@@ -174,11 +174,77 @@ describe('What the lock reports, and how to resolve it', () => {
 		expect(outputJson(release)).toEqual([rows[0]]);
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 
-		const after = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const after = await runProfile(store, rows);
 		expect(after.error).toBeUndefined();
 		expect(outputJson(after)).toEqual([
 			{ transactionId: 'TXN-after-release', formId: FORM_ID, name: 'Candidate 0' },
 		]);
+	});
+
+	it('a lock that keeps changing hands is waited for past the stuck time; the timeout then says busy and never suggests Release Stuck Lock', async () => {
+		const store = new DeduplicationStore();
+		lockTiming.stuckMs = 150;
+		lockTiming.busyMs = 600;
+		const { requests } = mockService();
+		// Other executions take the lock in turn: the row is deleted and created again every few ms.
+		let holding = true;
+		const others = (async () => {
+			for (let hold = 0; holding; hold++) {
+				store.rows.set(WORKFLOW_ROW, [LOCK_HASH, `other-holder-${hold}`]);
+				await sleep(20);
+				store.rows.delete(WORKFLOW_ROW);
+				await sleep(0);
+			}
+		})();
+		// A take that finds the row gone between two holds gets it: this run waits through the holds
+		// only when they leave no gap, so the gaps are closed while this run waits.
+		const take = store.checkProcessedAndRecord.bind(store);
+		store.checkProcessedAndRecord = async (items, scope, contextData, options) => {
+			if (scope === 'workflow' && !store.rows.has(WORKFLOW_ROW))
+				store.rows.set(WORKFLOW_ROW, [LOCK_HASH]);
+			return await take(items, scope, contextData, options);
+		};
+
+		const busy = await runProfile(store, freshRows(1));
+		holding = false;
+		await others;
+		expect(requests).toHaveLength(0);
+		expect(busy.error?.message).toBe(
+			'Duplicate protection’s lock on this workflow’s record stayed busy for 0.6 s',
+		);
+		expect(busy.error?.description).toBe(
+			'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
+		);
+	});
+
+	it('a release that fails is tried again: the lock is gone after the run', async () => {
+		const store = new DeduplicationStore();
+		lockTiming.releasePausesMs = [1, 1, 1, 1];
+		let failures = 0;
+		store.failClearWhen = (scope) => scope === 'workflow' && ++failures <= 3;
+		const { scope } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-released' }));
+
+		const result = await runProfile(store, freshRows(1));
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result)[0].transactionId).toBe('TXN-released');
+		expect(failures).toBeGreaterThanOrEqual(4);
+		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
+	});
+
+	it('a release that fails after the work failed is tried again too: the run reports the work’s failure, and the lock is gone', async () => {
+		const store = new DeduplicationStore();
+		lockTiming.releasePausesMs = [1, 1, 1, 1];
+		let failures = 0;
+		store.failClearWhen = (scope) => scope === 'workflow' && ++failures <= 2;
+		store.failWhen = (scope, values) => scope === 'node' && values !== undefined;
+		const { requests } = mockService();
+
+		const result = await runProfile(store, freshRows(1));
+		expect(requests).toHaveLength(0);
+		expect(result.error?.description).toContain('SQLITE_BUSY: database is locked');
+		expect(failures).toBe(3);
+		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 	});
 
 	it('Release Stuck Lock never clears another node’s history', async () => {
@@ -215,7 +281,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 			{ transactionId: 'TXN-found-1', recordedAsSent: true },
 		]);
 
-		const later = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const later = await runProfile(store, rows);
 		expect(requests).toHaveLength(0);
 		expect(outputJson(later).map((json) => [json.transactionId, json.alreadySent])).toEqual([
 			['TXN-found-0', true],
@@ -247,7 +313,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 		const rows = freshRows(1);
 		await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
 
-		const later = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store });
+		const later = await runProfile(store, rows);
 		const [json] = outputJson(later);
 		expect(json).not.toHaveProperty('transactionId');
 		expect(json).toMatchObject({ alreadySent: true, idKnown: false, formId: FORM_ID });
@@ -266,7 +332,12 @@ describe('Resolving rows and what a row’s answer means', () => {
 			return await send.apply(this as never, args);
 		});
 		if (!answer.thrown) scope.post(CANDIDATE_PATH).reply(answer.status!, answer.body as object);
-		const first = await runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store, continueOnFail: true });
+		const first = await runActionNode({
+			items: rows,
+			parameters: createProfile,
+			deduplicationStore: store,
+			continueOnFail: true,
+		});
 		spy.mockRestore();
 		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-second' }));
 		const second = await runActionNode({
@@ -286,29 +357,44 @@ describe('Resolving rows and what a row’s answer means', () => {
 		['code -1 under HTTP 200', { status: 200, body: { code: -1, message: 'Invalid candidate' } }],
 		['HTTP 429', { status: 429, body: { message: 'slow down' } }],
 		['code -1 under HTTP 503', { status: 503, body: { code: -1, message: 'Try again later' } }],
-		['HTTP 401 with a web page', { status: 401, body: '<html><h1>401 Authorization Required</h1></html>' }],
+		[
+			'HTTP 401 with a web page',
+			{ status: 401, body: '<html><h1>401 Authorization Required</h1></html>' },
+		],
 		['HTTP 403 with a web page', { status: 403, body: '<html><h1>403 Forbidden</h1></html>' }],
 		['a refused connection', { thrown: { code: 'ECONNREFUSED' } }],
 	];
-	it.each(refusals)('a clear refusal (%s) releases the row: the next run sends it', async (_what, answer) => {
-		const outcome = await afterAnswer(answer);
-		expect(outcome).toEqual({ firstInDoubt: false, sentAgain: true, inDoubt: false });
-	});
+	it.each(refusals)(
+		'a clear refusal (%s) releases the row: the next run sends it',
+		async (_what, answer) => {
+			const outcome = await afterAnswer(answer);
+			expect(outcome).toEqual({ firstInDoubt: false, sentAgain: true, inDoubt: false });
+		},
+	);
 
 	const unclear: Array<[string, Parameters<typeof afterAnswer>[0]]> = [
 		['code -1 under HTTP 500', { status: 500, body: { code: -1, message: 'Internal error' } }],
 		['an HTML 500', { status: 500, body: '<html>Internal Server Error</html>' }],
-		['a bare 503 (a proxy may answer it after forwarding)', { status: 503, body: 'Service Unavailable' }],
+		[
+			'a bare 503 (a proxy may answer it after forwarding)',
+			{ status: 503, body: 'Service Unavailable' },
+		],
 		['a 404 page that is not the service’s', { status: 404, body: '<html>Not Found</html>' }],
 		['a 200 that is not the service’s envelope', { status: 200, body: { ok: true } }],
-		['a cancelled request (the execution was stopped)', { thrown: { code: 'ERR_CANCELED', name: 'CanceledError' } }],
+		[
+			'a cancelled request (the execution was stopped)',
+			{ thrown: { code: 'ERR_CANCELED', name: 'CanceledError' } },
+		],
 		['a reset', { thrown: { code: 'ECONNRESET' } }],
 		['a timeout', { thrown: { code: 'ETIMEDOUT' } }],
 	];
-	it.each(unclear)('no clear answer (%s) leaves the row in doubt: the next run does not send it', async (_what, answer) => {
-		const outcome = await afterAnswer(answer);
-		expect(outcome).toEqual({ firstInDoubt: true, sentAgain: false, inDoubt: true });
-	});
+	it.each(unclear)(
+		'no clear answer (%s) leaves the row in doubt: the next run does not send it',
+		async (_what, answer) => {
+			const outcome = await afterAnswer(answer);
+			expect(outcome).toEqual({ firstInDoubt: true, sentAgain: false, inDoubt: true });
+		},
+	);
 
 	it('History Size keeps at least the newest rows (two values per row, plus the rows claimed ahead); an older row is forgotten and sent again', async () => {
 		const store = new DeduplicationStore();
@@ -325,19 +411,26 @@ describe('Resolving rows and what a row’s answer means', () => {
 			requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 },
 		};
 		await runActionNode({ items: rows, parameters: bounded, deduplicationStore: store });
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
+		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
 
 		// The newest 2 rows are skipped; the oldest was forgotten and is sent again.
-		const newest = await runActionNode({ items: rows.slice(3), parameters: bounded, deduplicationStore: store });
+		const newest = await runActionNode({
+			items: rows.slice(3),
+			parameters: bounded,
+			deduplicationStore: store,
+		});
 		expect(newest.error).toBeUndefined();
 		expect(outputJson(newest).map((json) => json.alreadySent)).toEqual([true, true]);
-		const oldest = await runActionNode({ items: rows.slice(0, 1), parameters: bounded, deduplicationStore: store });
+		const oldest = await runActionNode({
+			items: rows.slice(0, 1),
+			parameters: bounded,
+			deduplicationStore: store,
+		});
 		expect(oldest.error).toBeUndefined();
 		expect(requests.map((request) => (request.body as IDataObject).name).slice(5)).toEqual([
 			'Candidate 0',
 		]);
 	});
-
 });
 
 describe('Two processes, the same row at the same moment', () => {
@@ -373,7 +466,7 @@ describe('Two processes, the same row at the same moment', () => {
 			},
 		]);
 		// SENT and ACCEPTED of the row: nothing of the wait is left.
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(2);
+		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(2);
 		expect(store.rows.has(WORKFLOW_ROW)).toBe(false);
 	});
 });
@@ -413,13 +506,107 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 
 		expect(requests).toHaveLength(10);
 		const pairs = rows.map((row, index) => {
-			const [one, two] = [results[2 * index], results[2 * index + 1]].map((result) => outputJson(result)[0]);
+			const [one, two] = [results[2 * index], results[2 * index + 1]].map(
+				(result) => outputJson(result)[0],
+			);
 			const sent = [one, two].filter((json) => !json.alreadySent);
 			const other = [one, two].find((json) => json.alreadySent);
-			return sent.length === 1 && other?.idKnown === false && !('transactionId' in other) && sent[0].transactionId === `TXN-${row.name}`;
+			return (
+				sent.length === 1 &&
+				other?.idKnown === false &&
+				!('transactionId' in other) &&
+				sent[0].transactionId === `TXN-${row.name}`
+			);
 		});
 		expect(pairs).toEqual(rows.map(() => true));
 		// Nothing of the waits is left: SENT and ACCEPTED of each row.
-		expect(store.rows.get('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(20);
+		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(20);
+	});
+});
+
+describe('A store that does not keep the lock: the run stops loudly, never two holders in silence', () => {
+	afterEach(restoreLockTiming);
+
+	/** Holds the first two calls that write `key` between their read and their write, together. */
+	function pairUp(store: DeduplicationStore, ...keys: string[]) {
+		const arrivals = new Map<string, number>();
+		store.betweenReadAndWrite = async (key) => {
+			const arrived = (arrivals.get(key) ?? 0) + 1;
+			arrivals.set(key, arrived);
+			if (!keys.includes(key) || arrived > 2) return await sleep(1);
+			// Never more than a few seconds: a single caller goes on alone.
+			const deadline = Date.now() + 5_000;
+			while ((arrivals.get(key) ?? 0) < 2 && Date.now() < deadline) await sleep(1);
+		};
+	}
+
+	it('an upsert (a second INSERT of the lock row succeeds): both executions hold the lock and send the row; the one whose claim was overwritten stops, names the row in doubt and says it may have been sent twice', async () => {
+		const store = new DeduplicationStore();
+		store.upsert = true;
+		pairUp(store, WORKFLOW_ROW, 'wf-test|n:00000000-0000-4000-8000-000000000002');
+		const { scope, requests } = mockService();
+		scope
+			.post(CANDIDATE_PATH)
+			.times(2)
+			.reply(200, success({ transactionId: 'TXN-twice' }));
+		const rows = freshRows(1);
+
+		const results = await Promise.all([
+			runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store }),
+			otherProcess()({ items: rows, parameters: createProfile, deduplicationStore: store }),
+		]);
+		expect(requests).toHaveLength(2);
+		const errors = results.map((result) => result.error).filter((error) => error !== undefined);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]?.message).toBe(
+			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
+		);
+		expect(errors[0]?.description).toContain(
+			'Recorded as sent in that write: item 0. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too).',
+		);
+		expect(errors[0]?.description).toContain('store contract in docs/compatibility.md');
+	});
+
+	it('a duplicate-key error that reaches the node wrapped (no code, another message): the second execution stops with the store’s error, sends nothing and never takes the lock', async () => {
+		const store = new DeduplicationStore();
+		store.wrappedDuplicateKey = true;
+		pairUp(store, WORKFLOW_ROW);
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-once' }));
+		const rows = freshRows(1);
+
+		const results = await Promise.all([
+			runActionNode({ items: rows, parameters: createProfile, deduplicationStore: store }),
+			otherProcess()({ items: rows, parameters: createProfile, deduplicationStore: store }),
+		]);
+		expect(requests).toHaveLength(1);
+		const errors = results.map((result) => result.error).filter((error) => error !== undefined);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]?.description).toContain('Could not save processed data');
+		expect(errors[0]?.description).toContain(
+			'Nothing was sent to the Candidate Verification Service.',
+		);
+	});
+
+	it('a clear that keeps the row (DELETE does nothing): the lock is never released, so the next use of it stops as stuck; nothing is sent twice', async () => {
+		const store = new DeduplicationStore();
+		store.clearKeepsRow = true;
+		lockTiming.stuckMs = 200;
+		const { scope, requests } = mockService();
+		scope.post(CANDIDATE_PATH).reply(200, success({ transactionId: 'TXN-first' }));
+		const rows = freshRows(1);
+
+		const first = await runProfile(store, rows);
+		const second = await runProfile(store, freshRows(1));
+		expect(requests).toHaveLength(1);
+		// The first run's own second use of the lock (recording the answer) already finds it stuck.
+		expect(first.error?.message).toBe(
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+		);
+		expect(first.error?.description).toContain('is stuck: one execution has held it for 0.2 s');
+		expect(first.error?.description).toContain('item 0: TXN-first');
+		expect(second.error?.message).toBe(
+			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.2 s',
+		);
 	});
 });

@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { failRequest } from '../harness/fail-request';
 import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
@@ -480,13 +481,13 @@ describe('Duplicate protection across executions', () => {
 		]);
 	});
 
-	it('a run of 200 new rows makes 2 round trips to the node’s record, each inside the lock (4 calls on the workflow’s row)', async () => {
+	it('a run of 200 new rows makes 3 round trips to the node’s record (the claim; the answers recorded, then the tripwire’s value removed), in 2 holds of the lock (3 calls on the workflow’s row each: a count and a take together, the release)', async () => {
 		const store = new DeduplicationStore();
 		acceptingService(200);
 		const result = await runRows(200, createProfile, store, NEW_NODE);
 
 		expect(result.error).toBeUndefined();
-		expect(store.callsByScope).toEqual({ node: 2, workflow: 8 });
+		expect(store.callsByScope).toEqual({ node: 3, workflow: 6 });
 		expect(store.rows.has('wf-test|')).toBe(false);
 
 		acceptingService(200);
@@ -497,7 +498,7 @@ describe('Duplicate protection across executions', () => {
 			...NEW_NODE,
 		});
 		expect(next.error).toBeUndefined();
-		expect(store.callsByScope).toEqual({ node: 4, workflow: 16 });
+		expect(store.callsByScope).toEqual({ node: 6, workflow: 12 });
 	});
 
 	it('rows are recorded just before they leave, batch by batch: after a crash mid-run only the batch on its way is in doubt', async () => {
@@ -731,14 +732,17 @@ describe('Duplicate protection across executions', () => {
 		).toEqual(['already sent', 'in doubt', 'in doubt', 'TXN-3', 'TXN-4', 'TXN-5']);
 	});
 
-	it('the lock’s release after a claim fails: that claim’s rows are sent (they are recorded), nothing more; the error names the accepted rows with their IDs, and the lock stays for Release Stuck Lock', async () => {
+	it('the lock’s release after a claim fails on every try: that claim’s rows are sent (they are recorded), nothing more; the error names the accepted rows with their IDs, and the lock stays for Release Stuck Lock', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(6);
 		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
-		// The first claim's lock is released while its rows are sent: that release fails.
+		// The first claim's lock is released while its rows are sent: its 5 tries fail.
+		const pauses = lockTiming.releasePausesMs;
+		lockTiming.releasePausesMs = [1, 1, 1, 1];
 		let releases = 0;
-		store.failClearWhen = (scope) => scope === 'workflow' && ++releases === 1;
+		store.failClearWhen = (scope) => scope === 'workflow' && ++releases <= 5;
 		const result = await runRows(6, oneInFlight, store);
+		lockTiming.releasePausesMs = pauses;
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
 		expect(result.error?.message).toBe(

@@ -76,7 +76,7 @@ export function duplicateProtectionFields(
 					name: MODE_NAMES.releaseLock,
 					value: DUPLICATE_MODES.releaseLock,
 					description:
-						'Only when an error says the lock could not be taken and no other execution of this workflow runs: releases it; nothing is sent',
+						'Only when an error says the lock is stuck and no execution of this workflow is running (Executions list, Status → Running): releases it; nothing is sent',
 				},
 				{
 					name: MODE_NAMES.off,

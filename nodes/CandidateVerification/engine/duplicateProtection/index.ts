@@ -22,10 +22,10 @@ import {
 } from './fields';
 import { ClaimPace } from './claimPace';
 import { lockFailureOf } from './lock';
-import { rowIdentity, SentRecord, type AcceptedRow, type RowState } from './record';
+import { LostWrite, rowIdentity, SentRecord, type AcceptedRow, type RowState } from './record';
 
 export * from './fields';
-export { LOCK_WAIT_MS, lockFailureOf } from './lock';
+export { lockFailureOf } from './lock';
 export { MAX_KEPT_IDS } from './record';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
@@ -652,6 +652,7 @@ export class DuplicateProtection {
 	 */
 	storeError(notSent: number[]): NodeOperationError {
 		const cause = this.storeFailure!;
+		if (cause instanceof LostWrite) return this.lostWriteError(cause, notSent);
 		if (lockFailureOf(cause) && this.run.started.size === 0 && this.unrecorded.length === 0) {
 			return cause as NodeOperationError;
 		}
@@ -679,6 +680,25 @@ export class DuplicateProtection {
 		return new NodeOperationError(
 			this.run.context.getNode(),
 			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+			{ description: lines.join('\n') },
+		);
+	}
+
+	/** The tripwire: this run's claim was overwritten by another execution's write. */
+	private lostWriteError(lost: LostWrite, notSent: number[]): NodeOperationError {
+		const items = [...this.identities]
+			.filter(([, identity]) => lost.identities.includes(identity))
+			.map(([itemIndex]) => itemIndex);
+		const lines = [
+			`${items.length > 0 ? `Recorded as sent in that write: ${one(items.length, 'item', 'items')} ${itemNumbers(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
+			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see the store contract in docs/compatibility.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
+		];
+		if (notSent.length > 0) {
+			lines.push(`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}.`);
+		}
+		return new NodeOperationError(
+			this.run.context.getNode(),
+			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
 			{ description: lines.join('\n') },
 		);
 	}

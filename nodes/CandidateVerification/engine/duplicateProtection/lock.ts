@@ -3,6 +3,7 @@ import type {
 	ICheckProcessedOptions,
 	IExecuteFunctions,
 } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
@@ -13,12 +14,20 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  * is atomic across processes.
  */
 const LOCK_VALUE = 'n8n-nodes-candidate-verification:record-lock';
+/** Each take adds a mark of its own: seen again, the row was not re-created since (same hold). */
+const MARK = 'n8n-nodes-candidate-verification:mark:';
 const LOCK_SCOPE = 'workflow';
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
-/** How long an execution waits for the lock before it gives up (a holder keeps it milliseconds). */
-export const LOCK_WAIT_MS = 30_000;
-/** The wait in force (the unit tests shorten it to prove the timeout). */
-export const lockTiming = { waitMs: LOCK_WAIT_MS };
+/**
+ * The lock's timings (the unit tests shorten them). A hold lasts milliseconds to about 2 s: one
+ * hold lasting `stuckMs` is named stuck; a lock that keeps changing hands is waited for up to
+ * `busyMs`. A failed release is tried again after each of `releasePausesMs`.
+ */
+export const lockTiming = {
+	stuckMs: 30_000,
+	busyMs: 300_000,
+	releasePausesMs: [500, 1500, 3000, 5000],
+};
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 50;
 
@@ -41,7 +50,7 @@ function isOtherModeRow(caught: unknown): boolean {
 	return /incompatible setting/i.test(String((caught as Error)?.message ?? ''));
 }
 
-export type LockFailure = 'timeout' | 'conflict';
+export type LockFailure = 'stuck' | 'busy' | 'conflict';
 
 /** The lock errors this module made (a waiter's timeout, another node's history in the way). */
 const lockErrors = new WeakMap<object, LockFailure>();
@@ -50,19 +59,30 @@ export function lockFailureOf(error: unknown): LockFailure | undefined {
 	return typeof error === 'object' && error !== null ? lockErrors.get(error) : undefined;
 }
 
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** Where a user sees whether an execution of the workflow still runs, in regular and queue mode. */
+export const RUNNING_CHECK =
+	'the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs)';
+
+const LOCK_TEXTS: Record<LockFailure, () => [string, string]> = {
+	stuck: () => [
+		`Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for ${seconds(lockTiming.stuckMs)}`,
+		`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once with Duplicate Protection → ${RELEASE_LOCK_MODE_NAME}, then run again.`,
+	],
+	busy: () => [
+		`Duplicate protection’s lock on this workflow’s record stayed busy for ${seconds(lockTiming.busyMs)}`,
+		'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
+	],
+	conflict: () => [
+		'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
+		'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
+	],
+};
+
 export function lockError(context: IExecuteFunctions, failure: LockFailure): NodeOperationError {
-	const error = new NodeOperationError(
-		context.getNode(),
-		failure === 'timeout'
-			? `Duplicate protection could not take its lock on this workflow's record within ${lockTiming.waitMs / 1000} s`
-			: 'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
-		{
-			description:
-				failure === 'timeout'
-					? `Another execution of this workflow holds it (each holds it for milliseconds, around one read and write of the record), or an n8n process stopped while holding it. If no other execution of this workflow is running, run this node once with Duplicate Protection → ${RELEASE_LOCK_MODE_NAME}, then run again.`
-					: 'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
-		},
-	);
+	const [message, description] = LOCK_TEXTS[failure]();
+	const error = new NodeOperationError(context.getNode(), message, { description });
 	lockErrors.set(error, failure);
 	return error;
 }
@@ -92,8 +112,8 @@ async function oneAtATimeInProcess<T>(key: string, work: () => Promise<T>): Prom
 
 /**
  * A lock around every read-modify-write of the node's record, held for that call only (never
- * around a request to the service). A waiter never deletes a lock: it waits up to LOCK_WAIT_MS,
- * then fails and names the explicit way to release a lock left by a stopped process.
+ * around a request to the service). A waiter never deletes a lock: a lock that never changes hands
+ * for `stuckMs` is reported stuck, and a person releases it (Release Stuck Lock).
  */
 export class WorkflowLock {
 	/** Store calls the lock made in this run (read by `npm run bench`). */
@@ -121,23 +141,21 @@ export class WorkflowLock {
 			this.throwIfReleaseFailed();
 			await this.acquire();
 			let value!: T;
-			let workFailed = true;
 			try {
 				value = await work();
-				workFailed = false;
-			} finally {
-				// A release that fails after the work failed must not hide the work's error.
-				if (workFailed) await this.release().catch(() => undefined);
-			}
-			if (!releaseInBackground) {
-				await this.release();
-				handBack(value);
+			} catch (caught) {
+				// The work's error is the run's; a release that fails even on its last try is kept
+				// for the next use of the lock.
+				fail(caught);
+				await this.release().catch((failed: unknown) => (this.releaseFailure ??= failed));
 				return;
 			}
-			handBack(value);
+			if (releaseInBackground) handBack(value);
 			await this.release().catch((caught: unknown) => {
+				if (!releaseInBackground) throw caught;
 				this.releaseFailure ??= caught;
 			});
+			handBack(value);
 		}).catch(fail);
 		return await result;
 	}
@@ -159,18 +177,18 @@ export class WorkflowLock {
 		return await this.store.getProcessedDataCount(LOCK_SCOPE, LOCK_OPTIONS);
 	}
 
-	/** Takes the lock: true once this process inserted the row. */
-	private async tryTake(): Promise<boolean> {
+	/** One try: records the lock and this wait's mark; says which of them were new. */
+	private async tryTake(mark: string): Promise<{ taken: boolean; marked: boolean }> {
 		this.calls += 1;
 		try {
-			const taken = await this.store.checkProcessedAndRecord(
-				[LOCK_VALUE],
-				LOCK_SCOPE,
-				LOCK_OPTIONS,
+			const added = new Set(
+				(
+					await this.store.checkProcessedAndRecord([LOCK_VALUE, mark], LOCK_SCOPE, LOCK_OPTIONS)
+				).new.map(String),
 			);
-			return taken.new.length === 1;
+			return { taken: added.has(LOCK_VALUE), marked: added.has(mark) };
 		} catch (caught) {
-			if (isUniqueViolation(caught)) return false;
+			if (isUniqueViolation(caught)) return { taken: false, marked: true };
 			throw isOtherModeRow(caught)
 				? lockError(this.context, 'conflict')
 				: storeFailure(this.context, caught);
@@ -178,60 +196,65 @@ export class WorkflowLock {
 	}
 
 	/**
-	 * Takes the lock, checking that the row holds nothing but it. The check and the take go out
-	 * together (one round trip's wait instead of two): a count of 0 was read before this process's
-	 * INSERT, so the row was free; a count of 1 may be this process's own lock, the previous
-	 * holder's, or another node's one value, so it is counted again after the take.
+	 * Takes the lock. Each try records the lock value and this wait's mark: the lock value new means
+	 * this process created the row; otherwise the mark says whether the row is the one seen at the
+	 * previous try (mark already there) or was released and taken again since (mark new): the lock
+	 * changed hands. Waiting ends when one hold lasts `stuckMs` (stuck) or after `busyMs` (busy).
+	 * A count goes out with each try: a row that held values before a try that created the lock,
+	 * and holds 2 more after it, is another node's history.
 	 */
 	private async acquire(): Promise<void> {
-		const deadline = Date.now() + lockTiming.waitMs;
+		const mark = MARK + randomUUID();
+		const started = Date.now();
+		let lastChange = started;
+		let seen = false;
 		let pause = FIRST_PAUSE_MS;
 		for (;;) {
-			const [counted, took] = await Promise.allSettled([this.count(), this.tryTake()]);
+			const [counted, took] = await Promise.allSettled([this.count(), this.tryTake(mark)]);
 			if (took.status === 'rejected') throw took.reason;
-			const taken = took.value;
-			if (counted.status === 'rejected') {
-				if (taken) await this.release().catch(() => undefined);
-				throw storeFailure(this.context, counted.reason);
-			}
-			const before = counted.value;
+			const { taken, marked } = took.value;
+			const before = counted.status === 'fulfilled' ? counted.value : 0;
 			if (taken) {
-				if (before === 0) return;
-				if (before === 1 && (await this.count()) === 1) return;
-				// This call added the lock to a row that holds another node's values: only it goes.
+				const after = counted.status === 'fulfilled' && before > 0 ? await this.count() : 0;
+				if (counted.status === 'fulfilled' && after < before + 2) return;
 				this.calls += 1;
-				await this.store.removeProcessed([LOCK_VALUE], LOCK_SCOPE, LOCK_OPTIONS);
-				throw lockError(this.context, 'conflict');
+				await this.store.removeProcessed([LOCK_VALUE, mark], LOCK_SCOPE, LOCK_OPTIONS);
+				throw counted.status === 'rejected'
+					? storeFailure(this.context, counted.reason)
+					: lockError(this.context, 'conflict');
 			}
-			if (before > 1) throw lockError(this.context, 'conflict');
-			if (Date.now() >= deadline) throw lockError(this.context, 'timeout');
+			if (marked && seen) lastChange = Date.now();
+			seen = true;
+			if (Date.now() - lastChange >= lockTiming.stuckMs) throw lockError(this.context, 'stuck');
+			if (Date.now() - started >= lockTiming.busyMs) throw lockError(this.context, 'busy');
 			await sleep(pause + Math.floor(Math.random() * pause));
 			pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
 		}
 	}
 
+	/** Deletes the lock row, tried again after each of `releasePausesMs` when the store fails. */
 	private async release(): Promise<void> {
-		const held = await this.count();
-		this.calls += 1;
-		if (held <= 1) {
-			await this.store.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
-			return;
+		for (const pause of [...lockTiming.releasePausesMs, undefined]) {
+			this.calls += 1;
+			try {
+				await this.store.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
+				return;
+			} catch (caught) {
+				if (pause === undefined) throw storeFailure(this.context, caught);
+				this.context.logger.warn(
+					`Candidate Verification: releasing duplicate protection's lock failed, trying again in ${pause} ms: ${(caught as Error)?.message}`,
+				);
+				await sleep(pause);
+			}
 		}
-		// Another node added to the row while it was held: only the lock's own value goes.
-		await this.store.removeProcessed([LOCK_VALUE], LOCK_SCOPE, LOCK_OPTIONS);
-		this.context.logger.warn(
-			'Candidate Verification: another node wrote to the workflow-wide deduplication record while duplicate protection held its lock there; only the lock was removed',
-		);
 	}
 
 	/**
-	 * Duplicate Protection → Release Stuck Lock: deletes the lock row when it holds the lock alone,
-	 * never another node's history. Returns whether there was a lock to release.
+	 * Duplicate Protection → Release Stuck Lock: deletes the lock row when it holds the lock (and
+	 * waiters' marks), never another node's history. Returns whether there was a lock to release.
 	 */
 	async releaseStuck(): Promise<boolean> {
-		const held = await this.count();
-		if (held === 0) return false;
-		if (held > 1) throw lockError(this.context, 'conflict');
+		if ((await this.count()) === 0) return false;
 		const check = await this.store.checkProcessedAndRecord([LOCK_VALUE], LOCK_SCOPE, LOCK_OPTIONS);
 		if (check.new.length > 0) {
 			await this.store.removeProcessed([LOCK_VALUE], LOCK_SCOPE, LOCK_OPTIONS);

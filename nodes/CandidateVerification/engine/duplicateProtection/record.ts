@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type {
 	DeduplicationHelperFunctions,
 	ICheckProcessedOptions,
@@ -17,6 +17,12 @@ const ACCEPTED = 'a:';
  * has it is in doubt (a probe failed or crashed between its two calls and left its ACCEPTED behind).
  */
 const PROBING = 'p:';
+/**
+ * The tripwire: each claim records a value of its own, which the run's next record call checks is
+ * still there. Gone, the claim's write was lost (another execution wrote the whole record from an
+ * older read: the lock did not keep them apart).
+ */
+const WRITE = 'w:';
 /** n8n's store options for a probe: the same mode, no trimming. */
 const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
@@ -30,6 +36,13 @@ const STATIC_DATA_KEY = 'candidateVerificationSentRows';
 const LEGACY_STATIC_DATA_KEY = 'sentRows';
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
+
+/** A claim's write was lost: its rows (SENT by this run) may be sent by another execution too. */
+export class LostWrite extends Error {
+	constructor(readonly identities: string[]) {
+		super('A write to n8n’s record of rows sent before was lost');
+	}
+}
 
 /** When a row was accepted and the ID the service gave it, where n8n kept them. */
 export interface EarlierResult {
@@ -124,16 +137,40 @@ export class SentRecord {
 	 * One checkProcessedAndRecord on the node's record. Only calls that record rows trim it to History
 	 * Size: a probe (whose new values are removed at once) must never push real rows out.
 	 */
-	private async record(values: string[], keepsRows = false) {
+	private async record(values: string[], keepsRows = false, claimed: string[] = []) {
 		this.roundTrips += 1;
-		// The strays a claim adds are kept on top of History Size until they are removed.
-		const maxEntries = this.options.maxEntries! + this.strays.size;
-		return await this.store.checkProcessedAndRecord(
-			values,
+		if (!keepsRows) {
+			return await this.store.checkProcessedAndRecord(values, RECORD_SCOPE, PROBE_OPTIONS);
+		}
+		const check = this.writes[this.writes.length - 1];
+		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
+		const result = await this.store.checkProcessedAndRecord(
+			[...values, ...[check, write].filter((value) => value !== undefined)],
 			RECORD_SCOPE,
-			keepsRows ? { ...this.options, maxEntries } : PROBE_OPTIONS,
+			// The run's own tripwire values and the 0.3.x lookups' strays (both removed at its settle)
+			// never push a row out.
+			{
+				...this.options,
+				maxEntries:
+					this.options.maxEntries! +
+					this.writes.length +
+					Number(write !== undefined) +
+					this.strays.size,
+			},
 		);
+		const added = new Set(result.new.map(String));
+		if (check !== undefined && added.has(check)) throw new LostWrite(this.claimedInLastWrite);
+		if (write !== undefined) {
+			this.writes.push(write);
+			this.claimedInLastWrite = claimed.filter((identity) => added.has(SENT + identity));
+		}
+		return result;
 	}
+
+	/** The tripwire's values this run recorded (its settle removes them), and the last one's rows. */
+	private readonly writes: string[] = [];
+
+	private claimedInLastWrite: string[] = [];
 
 	private async remove(values: string[]): Promise<void> {
 		if (values.length === 0) return;
@@ -171,10 +208,15 @@ export class SentRecord {
 	}
 
 	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
-	private async recordAccepted(accepted: AcceptedRow[], alsoRecord: string[] = []) {
+	private async recordAccepted(
+		accepted: AcceptedRow[],
+		alsoRecord: string[] = [],
+		claimed?: string[],
+	) {
 		return await this.record(
 			[...alsoRecord, ...accepted.map(({ identity }) => ACCEPTED + identity)],
 			true,
+			claimed,
 		);
 	}
 
@@ -208,10 +250,11 @@ export class SentRecord {
 			this.former.has(id) ? [SENT + this.former.get(id)!] : [],
 		);
 		for (const value of formerSent) this.strays.add(value);
-		const claimed = await this.recordAccepted(accepted, [
-			...formerSent,
-			...unique.map((identity) => SENT + identity),
-		]);
+		const claimed = await this.recordAccepted(
+			accepted,
+			[...formerSent, ...unique.map((identity) => SENT + identity)],
+			unique,
+		);
 		const added = new Set(claimed.new.map(String));
 		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
 		const fresh = new Set(
@@ -239,11 +282,17 @@ export class SentRecord {
 	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
 		this.keepIds(accepted);
 		await this.lock.released();
-		if (accepted.length === 0 && released.length === 0 && this.strays.size === 0) return;
+		const nothingToDo = accepted.length === 0 && released.length === 0;
+		if (nothingToDo && this.writes.length === 0 && this.strays.size === 0) return;
 		await this.underLock(async () => {
-			await this.remove([...this.strays, ...released.map((identity) => SENT + identity)]);
-			this.strays.clear();
+			// Recorded first: its call is also the tripwire's last check.
 			if (accepted.length > 0) await this.recordAccepted(accepted);
+			await this.remove([
+				...this.strays,
+				...released.map((identity) => SENT + identity),
+				...this.writes.splice(0),
+			]);
+			this.strays.clear();
 		});
 	}
 
@@ -257,7 +306,11 @@ export class SentRecord {
 			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
 			if (toRecord.length > 0) await this.recordAccepted(toRecord);
-			await this.remove([...this.strays, ...toRecord.map(({ identity }) => PROBING + identity)]);
+			await this.remove([
+				...this.strays,
+				...toRecord.map(({ identity }) => PROBING + identity),
+				...this.writes.splice(0),
+			]);
 			this.strays.clear();
 			this.keepIds(toRecord);
 			return states;
