@@ -254,7 +254,11 @@ export class SentRecord {
 			accepted,
 			[...formerSent, ...unique.map((identity) => SENT + identity)],
 			unique,
-		);
+		).catch((error: unknown) => {
+			// Nothing of a failed call is in the record: no stray to remove.
+			for (const value of formerSent) this.strays.delete(value);
+			throw error;
+		});
 		const added = new Set(claimed.new.map(String));
 		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
 		const fresh = new Set(
