@@ -58,7 +58,8 @@ ${Object.entries(SCOPES)
 	.map(([scope, text]) => `- **${scope}**: ${text}.`)
 	.join('\n')}
 
-How the releases are installed and activated: [development.md](development.md#compatibility-runs).
+How the releases are installed and activated: [development.md](development.md#compatibility-runs). The
+store behaviours duplicate protection's lock rests on, checked per release: [store-contract.md](store-contract.md).
 `;
 }
 

@@ -26,6 +26,10 @@ if (!fs.existsSync(path.join(n8nDir, 'package.json'))) {
 const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-store-contract-'));
 Object.assign(process.env, { N8N_USER_FOLDER: userFolder, DB_TYPE: 'sqlite', N8N_LOG_LEVEL: 'error' });
 
+// Some releases (1.123) keep packages the store needs (e.g. @sentry/node for @n8n/typeorm) inside
+// n8n's own node_modules, where n8n itself finds them: make them resolvable from the store's modules.
+process.env.NODE_PATH = [path.join(n8nDir, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
+require('node:module').Module._initPaths();
 const fromN8n = (id) => require(require.resolve(id, { paths: [n8nDir] }));
 const { isUniqueViolation } = require(
 	path.join(__dirname, '..', 'dist/nodes/CandidateVerification/engine/duplicateProtection/lock.js'),

@@ -567,7 +567,7 @@ describe('A store that does not keep the lock: the run stops loudly, never two h
 		expect(errors[0]?.description).toContain(
 			'Recorded as sent in that write: item 0. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too).',
 		);
-		expect(errors[0]?.description).toContain('store contract in docs/compatibility.md');
+		expect(errors[0]?.description).toContain('docs/store-contract.md');
 	});
 
 	it('a duplicate-key error that reaches the node wrapped (no code, another message): the second execution stops with the store’s error, sends nothing and never takes the lock', async () => {
