@@ -1118,7 +1118,7 @@ async function checks() {
 		});
 	}
 
-	await full('example "insufficiency loop": raised → What Is Missing → collected → uploaded → Resolve Insufficiency sends the answer and the document; the check is in progress again and "resolved" is notified', async () => {
+	await full('example "insufficiency loop": raised → What Is Missing → collected → uploaded → Resolve Insufficiency sends the answer and the document; the check is in progress again and "resolved" is notified; the notification delivered again sends nothing', async () => {
 		await activateWorkflow(INSUFFICIENCY_WORKFLOW);
 		try {
 			const webhookId = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/insufficiency-loop.json'), 'utf8')).nodes.find((node) => node.webhookId).webhookId;
@@ -1180,7 +1180,21 @@ async function checks() {
 				'the insufficiency-resolved notification',
 			);
 			assert.deepEqual(resolved[0].payload, { action: 'insufficiency-resolved', transactionId: txn, verificationId: 'bgv-tenth' });
-			return `execution ${execution.id}, subType ${raised.verificationId}`;
+
+			// The same notification delivered again, after the answers went: it ends at Still Missing?.
+			const config = (await sandboxState()).webhookConfigs.find((c) => c.endpoint === webhookUrl);
+			assert.equal(await signedPost(webhookUrl, config.apiKey, { action: 'insufficiency-raised', transactionId: txn, verificationId: 'bgv-tenth' }), 200);
+			const again = await waitFor(
+				async () => (await n8n.executions(INSUFFICIENCY_WORKFLOW)).filter((e) => e.id !== execution.id && e.status !== 'running' && e.status !== 'new'),
+				(list) => list.length > 0,
+				'the execution of the notification delivered again',
+				30_000,
+			);
+			assert.equal(again[0].status, 'success');
+			assert.throws(() => nodeRun(again[0], 'Collect From Candidate'), /did not run/);
+			const resolvedAgain = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === `${V}/bgv/insufficiency`);
+			assert.equal(resolvedAgain.length, 1, 'the answers were sent again');
+			return `execution ${execution.id}, subType ${raised.verificationId}; delivered again: execution ${again[0].id} ended at Still Missing?`;
 		} finally {
 			await n8n.api('POST', `/workflows/${INSUFFICIENCY_WORKFLOW}/deactivate`).catch(() => {});
 		}
