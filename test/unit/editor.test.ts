@@ -345,7 +345,7 @@ describe('File → Upload: File Category', () => {
 				name: 'Police Verification',
 				value: 'bgv-police-verification',
 				description:
-					'Submitting it sends the police clearance certificate as bgv-police-clearance-certificate. Check name: bgv-police-verification',
+					'Police verification at the candidate’s address. Verification → Submit version 1 sends the clearance certificate (bgv-police-clearance-certificate) for it. Check name: bgv-police-verification',
 			},
 		]);
 	});

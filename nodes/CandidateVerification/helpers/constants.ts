@@ -80,7 +80,7 @@ export const FORM_VERIFICATION_NAMES: readonly CheckOption[] = byName([
 	check(
 		POLICE_VERIFICATION,
 		'Police Verification',
-		`Submitting it sends the police clearance certificate as ${POLICE_CLEARANCE_CERTIFICATE}`,
+		`Police verification at the candidate’s address. Verification → Submit version 1 sends the clearance certificate (${POLICE_CLEARANCE_CERTIFICATE}) for it`,
 	),
 	check('bgv-professional-reference-check', 'Professional Reference'),
 	check('bgv-social-media', 'Social Media'),
