@@ -7,45 +7,25 @@ export interface ClaimLimits {
 }
 
 /**
- * Share of a claim's time that also slows the requests: n8n parses and rewrites the node's whole
- * record in the process that sends them, and the database does the rest, as a rule on the same
- * machines. Counted whole (with half, 1000-row runs at 20 ms of latency made twice the claims and took
- * longer on Postgres with 10,000 rows recorded).
- */
-const BUSY_SHARE_OF_A_CLAIM = 1;
-
-/**
  * The free slots at which the next claim costs the run least per row it claims. A claim takes
- * `claimMs` and is made while the requests still in flight are answered (at `answersPerMs`): if
- * they are all answered before it is made, sending waits for it. A later claim hides better; a
- * larger one is needed less often.
+ * `claimMs`, also of the sending process's time (n8n parses and rewrites the node's whole record),
+ * and is made while the requests in flight are answered (`answersPerMs`). Per row claimed at `free`
+ * slots that is (claimMs + the wait for it once every request is answered) / free: least at the most
+ * slots whose answers still hide the claim, unless the answers outrun twice a claim (then at all).
  */
 export function cheapestClaimThreshold(
 	{ claimLimit, concurrency, reserve }: ClaimLimits,
 	answersPerMs: number,
 	claimMs: number,
 ): number {
-	const busyMs = claimMs * BUSY_SHARE_OF_A_CLAIM;
-	let best = concurrency;
-	let bestCost = Number.POSITIVE_INFINITY;
-	for (let free = Math.max(1, reserve); free <= concurrency; free++) {
-		const answeringMs =
-			answersPerMs > 0 ? (claimLimit - free) / answersPerMs : Number.POSITIVE_INFINITY;
-		const waitMs = Math.max(0, claimMs - answeringMs);
-		const costPerRow = (waitMs + busyMs) / free;
-		if (costPerRow <= bestCost) {
-			best = free;
-			bestCost = costPerRow;
-		}
-	}
-	return best;
+	const answeredDuringAClaim = answersPerMs * claimMs;
+	if (2 * answeredDuringAClaim >= claimLimit) return concurrency;
+	return Math.max(reserve, Math.min(concurrency, Math.floor(claimLimit - answeredDuringAClaim)));
 }
 
 /**
- * When the next claim is made, learned in the run: every claim reads and writes the node's whole
- * record, so its time grows with the rows recorded. The answers' pace is measured between claims
- * (while sending does not wait for one); until both were measured, a claim is made once half the
- * slots are free.
+ * When the next claim is made, learned in the run: a claim's time grows with the rows recorded. The
+ * answers' pace is measured between claims; until both were measured, a claim is made at half the slots.
  */
 export class ClaimPace {
 	private threshold: number;
@@ -53,8 +33,6 @@ export class ClaimPace {
 	private answers = 0;
 
 	private claimStartedAt?: number;
-
-	private claimMs?: number;
 
 	private answersPerMs?: number;
 
@@ -75,20 +53,18 @@ export class ClaimPace {
 
 	claimStarted(now = Date.now()): void {
 		this.claimStartedAt = now;
-		if (this.sendingSince && now > this.sendingSince.at) {
-			const answers = this.answers - this.sendingSince.answers;
-			if (answers > 0) this.answersPerMs = answers / (now - this.sendingSince.at);
+		const since = this.sendingSince;
+		if (since && now > since.at && this.answers > since.answers) {
+			this.answersPerMs = (this.answers - since.answers) / (now - since.at);
 		}
-		this.sendingSince = undefined;
 	}
 
 	claimDone(now = Date.now()): void {
 		if (this.claimStartedAt === undefined) return;
-		this.claimMs = Math.max(1, now - this.claimStartedAt);
-		this.claimStartedAt = undefined;
+		const claimMs = Math.max(1, now - this.claimStartedAt);
 		this.sendingSince = { at: now, answers: this.answers };
 		if (this.answersPerMs !== undefined) {
-			this.threshold = cheapestClaimThreshold(this.limits, this.answersPerMs, this.claimMs);
+			this.threshold = cheapestClaimThreshold(this.limits, this.answersPerMs, claimMs);
 		}
 	}
 }

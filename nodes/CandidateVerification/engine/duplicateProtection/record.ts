@@ -64,6 +64,8 @@ function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
 	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
 }
 
+const acceptedValues = (rows: AcceptedRow[]) => rows.map(({ identity }) => ACCEPTED + identity);
+
 /** A row's hash: the operation, the service's environment, and the key or the request as sent. */
 export function rowIdentity(identityBase: unknown[], request: unknown, duplicateKey?: string) {
 	const what = duplicateKey === undefined ? ['request', request] : ['key', duplicateKey];
@@ -207,19 +209,6 @@ export class SentRecord {
 		return former === undefined ? [identity] : [identity, former];
 	}
 
-	/** Records ACCEPTED rows (with `alsoRecord`, in one call). */
-	private async recordAccepted(
-		accepted: AcceptedRow[],
-		alsoRecord: string[] = [],
-		claimed?: string[],
-	) {
-		return await this.record(
-			[...alsoRecord, ...accepted.map(({ identity }) => ACCEPTED + identity)],
-			true,
-			claimed,
-		);
-	}
-
 	/**
 	 * Records the rows as SENT (and `accepted` as ACCEPTED, in the same call) and says what an
 	 * earlier execution did with each. With `forgetFirst` (Send These Rows Again) their earlier
@@ -250,15 +239,14 @@ export class SentRecord {
 			this.former.has(id) ? [SENT + this.former.get(id)!] : [],
 		);
 		for (const value of formerSent) this.strays.add(value);
-		const claimed = await this.recordAccepted(
-			accepted,
-			[...formerSent, ...unique.map((identity) => SENT + identity)],
-			unique,
-		).catch((error: unknown) => {
-			// Nothing of a failed call is in the record: no stray to remove.
-			for (const value of formerSent) this.strays.delete(value);
-			throw error;
-		});
+		const values = [...formerSent, ...unique.map((identity) => SENT + identity)];
+		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique).catch(
+			(error: unknown) => {
+				// Nothing of a failed call is in the record: no stray to remove.
+				for (const value of formerSent) this.strays.delete(value);
+				throw error;
+			},
+		);
 		const added = new Set(claimed.new.map(String));
 		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
 		const fresh = new Set(
@@ -290,7 +278,7 @@ export class SentRecord {
 		if (nothingToDo && this.writes.length === 0 && this.strays.size === 0) return;
 		await this.underLock(async () => {
 			// Recorded first: its call is also the tripwire's last check.
-			if (accepted.length > 0) await this.recordAccepted(accepted);
+			if (accepted.length > 0) await this.record(acceptedValues(accepted), true);
 			await this.remove([
 				...this.strays,
 				...released.map((identity) => SENT + identity),
@@ -309,7 +297,7 @@ export class SentRecord {
 		return await this.underLock(async () => {
 			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
-			if (toRecord.length > 0) await this.recordAccepted(toRecord);
+			if (toRecord.length > 0) await this.record(acceptedValues(toRecord), true);
 			await this.remove([
 				...this.strays,
 				...toRecord.map(({ identity }) => PROBING + identity),
