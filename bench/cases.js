@@ -14,6 +14,7 @@
  *   BENCH_RAW_FETCH (1)           0 skips raw Node fetch of the same requests at the first latency
  *   BENCH_VARIANTS                which variants run (e.g. one alone under --cpu-prof), of VARIANTS
  *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default)
+ *   BENCH_NODE_VERSION (1)        Create Profile's node version (2: new nodes'; 1 also runs 0.3.x)
  *   BENCH_WARM_UP_ITEMS (500)     items of each variant's warm-up run (not reported)
  *   BENCH_PROTECTION_SIZE (1000)  Create items of the duplicate protection cases (0 = skip): Map
  *                                 Automatically with the protection Off (every latency), and on with

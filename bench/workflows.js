@@ -70,7 +70,8 @@ return ids.map((transactionId, i) => {
  */
 const createProfileNode = (formId, variant) => ({
 	type: PACKAGE_NODE,
-	typeVersion: 1,
+	// BENCH_NODE_VERSION=2: the version new nodes get (1, the default, runs on 0.3.x's nodes too).
+	typeVersion: Number(process.env.BENCH_NODE_VERSION ?? 1),
 	parameters: {
 		manual: createProfileParameters,
 		manual3: createProfileThreeFieldParameters,
