@@ -280,7 +280,21 @@ async function actionsRun(state, label) {
 			assert.equal(execution.status, 'success', failure(execution));
 			assert.equal(output(execution, 'Form ID Known?', 1).length, 1);
 			assert.ok(!ran(execution, 'Candidate List'));
-			return `form ID not known to this n8n: the run ended at Form ID Known? (false branch); ${summary}`;
+			// Form ID Known?'s note: pin Create Form's output with the form's ID (Edit Output), run again.
+			const formId = (await sandboxState()).forms.find((each) => each.name === 'Engineering hires (example)')._id;
+			await n8n.rest('PATCH', `/workflows/${ACTIONS}`, { pinData: { 'Create Form': [{ json: { _id: formId } }] } });
+			try {
+				const { value: pinned, requests: pinnedRequests } = await received(() => run(ACTIONS, 'Start'));
+				assert.equal(pinned.status, 'success', failure(pinned));
+				assert.equal(pinnedRequests.filter(creates).length, 0, `sent again: ${describeCreating(pinnedRequests)}`);
+				assert.deepEqual(await actionsCounts(), before);
+				const profiles = output(pinned, 'Create Profile');
+				assert.ok(profiles.length > 0 && profiles.every((item) => item.alreadySent === true), 'a candidate was created again');
+				assert.equal(output(pinned, 'New Candidate?', 1).length, profiles.length);
+			} finally {
+				await n8n.rest('PATCH', `/workflows/${ACTIONS}`, { pinData: {} });
+			}
+			return `form ID not known to this n8n: the run ended at Form ID Known? (false branch); with the form's ID pinned on Create Form (its note's advice) every candidate alreadySent, nothing sent; ${summary}`;
 		},
 	);
 }
