@@ -411,7 +411,12 @@ describe('Resolving rows and what a row’s answer means', () => {
 			duplicateProtectionOptions: { inDoubtWaitSeconds: 0, historySize: 2 },
 			requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 },
 		};
-		await runActionNode({ items: rows, parameters: bounded, deduplicationStore: store, typeVersion: 2 });
+		await runActionNode({
+			items: rows,
+			parameters: bounded,
+			deduplicationStore: store,
+			typeVersion: 2,
+		});
 		expect(store.valuesOf('wf-test|n:00000000-0000-4000-8000-000000000002')).toHaveLength(8);
 
 		// The newest 2 rows are skipped; the oldest was forgotten and is sent again.
@@ -566,6 +571,9 @@ describe('A store that does not keep the lock: the run stops loudly, never two h
 		);
 		expect(errors[0]?.description).toContain(
 			'Recorded as sent in that write: item 0. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too).',
+		);
+		expect(errors[0]?.description).toContain(
+			'or, if the service has none, once no execution that sent it is still running (Executions list) and at least 120 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, with Send These Rows Again.',
 		);
 		expect(errors[0]?.description).toContain('docs/store-contract.md');
 	});

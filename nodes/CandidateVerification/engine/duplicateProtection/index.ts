@@ -690,7 +690,7 @@ export class DuplicateProtection {
 			.filter(([, identity]) => lost.identities.includes(identity))
 			.map(([itemIndex]) => itemIndex);
 		const lines = [
-			`${items.length > 0 ? `Recorded as sent in that write: ${one(items.length, 'item', 'items')} ${itemNumbers(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
+			`${items.length > 0 ? `Recorded as sent in that write: ${one(items.length, 'item', 'items')} ${itemNumbers(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${this.whenSafeToSendAgain}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
 			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
 		];
 		if (notSent.length > 0) {
