@@ -11,11 +11,14 @@
  *            requests that reached the service meanwhile
  *   recover  as the error says: once no execution of the workflow is running (Executions list), one run
  *            with Duplicate Protection → Release Stuck Lock, then the 300 rows again
- *   report   the figures of every run as Markdown
- * Each phase adds to <run dir>/figures.json; times are the script's clock (Date.now()).
+ *   watch    from the kill on (in the background): the killed execution's status until it leaves running
+ *   on-error-stop  the node set to On Error → Stop (n8n's default) through the public API, published again
+ *   report   the figures of every run as Markdown (needs no running n8n)
+ * Each phase adds to <run dir>/state.json (mode 600: it holds the n8n API key; watch writes
+ * watch-<run>.json); times are the script's clock (Date.now()).
  * Environment: CV_N8N_URL, CV_WEBHOOK_URL, CV_SANDBOX_URL, CV_RUN_DIR, CV_WORKFLOW_ID, CV_NODE_ID,
- * CV_PREFILL_ROWS, CV_KILLED_RUN, CV_WORKER_PGID (kill), CV_N8N_DIR, SANDBOX_API_KEY and the
- * DB_POSTGRESDB_* settings of the queue (CV_POSTGRES_PORT, CV_POSTGRES_PASSWORD).
+ * CV_KILLED_RUN, CV_WORKER_PGID (kill), CV_AFTER_KILL, CV_N8N_DIR (its `pg` driver), SANDBOX_API_KEY,
+ * CV_POSTGRES_PORT and CV_POSTGRES_PASSWORD.
  */
 
 const { createHash } = require('node:crypto');
@@ -464,21 +467,15 @@ function report() {
 				.map((s) => `${s.status}: ${s.error}`),
 		),
 	);
-	if (killedErrors.size)
-		lines.push(
-			'The killed execution, once n8n stopped listing it as running:',
-			'',
-			...[...killedErrors].map((text) => `> ${text}`),
-			'',
-		);
+	/** A titled list of quoted texts, when there are any. */
+	const quote = (title, texts) =>
+		texts.size && lines.push(title, '', ...[...texts].map((text) => `> ${text}`), '');
+	quote('The killed execution, once n8n stopped listing it as running:', killedErrors);
 	const inDoubt = new Set(runs.flatMap(([, r]) => r.recover?.rerun?.inDoubtTexts ?? []));
-	if (inDoubt.size)
-		lines.push(
-			'A row in doubt in the 300 rows run again (error output, item number replaced by N):',
-			'',
-			...[...inDoubt].map((text) => `> ${text}`),
-			'',
-		);
+	quote(
+		'A row in doubt in the 300 rows run again (error output, item number replaced by N):',
+		inDoubt,
+	);
 	lines.push('```json', JSON.stringify(state.runs, null, 2), '```');
 	console.log(lines.join('\n'));
 }
@@ -486,7 +483,7 @@ function report() {
 const phases = { setup, kill, watch, user, recover, 'on-error-stop': onErrorStop, report };
 Promise.resolve()
 	.then(async () => {
-		if (state.n8nApiKey && process.argv[2] !== 'setup') {
+		if (state.n8nApiKey && !['setup', 'report'].includes(process.argv[2])) {
 			await n8n.ownerSession(OWNER);
 			n8n.apiKey = state.n8nApiKey;
 		}

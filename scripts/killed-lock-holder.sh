@@ -2,10 +2,12 @@
 # Measures what a user sees when a queue-mode worker is killed while it holds duplicate protection's
 # lock on a node that has 100,000 rows recorded, and how the workflow recovers (issue 33, "The lock").
 # n8n 2.41.1 in queue mode (Postgres, Redis: test/e2e-queue/lib.sh), one main, one worker, one webhook
-# processor; the service sandbox answering each create after 300 ms. Per run (CV_KILLED_RUNS, default 3):
+# processor; the service sandbox answering each create after 300 ms. CV_KILLED_RUNS runs (default 3) where
+# the worker is started again, then CV_KILLED_GONE_RUNS (default 1) with the node at On Error → Stop where
+# it never comes back and a second worker is started instead. Per run:
 #   1. the Profile → Create node's record filled with 100,000 rows (bench/prefill-record.js);
 #   2. 300 rows posted; once the lock row exists in processed_data, the worker is SIGKILLed, then
-#      started again;
+#      started again (or the other worker started);
 #   3. the same rows posted again, as a user would: how long until it fails, with which text, and
 #      whether anything reached the service meanwhile;
 #   4. recovery as the error text says: once the Executions list shows no running execution of the
@@ -67,7 +69,7 @@ cv_queue_start "$RUN" main && cv_queue_start "$RUN" worker1 webhook || fail "mai
 echo "# n8n $CV_N8N_VERSION queue mode: main, worker1 (concurrency $CV_WORKER_CONCURRENCY), webhook processor; $("$(cv_postgres_bin)/postgres" --version | sed 's/postgres (PostgreSQL)/Postgres/'), $(redis-server --version | grep -o 'v=[0-9.]*' | sed 's/v=/Redis /')"
 
 export CV_N8N_URL=${CV_QUEUE_MAIN_URL%/} CV_WEBHOOK_URL=${CV_QUEUE_WEBHOOK_URL%/} CV_SANDBOX_URL=$SANDBOX_URL CV_RUN_DIR=$RUN
-export CV_WORKFLOW_ID=$WORKFLOW_ID CV_NODE_ID=$NODE_ID CV_PREFILL_ROWS=$PREFILL_ROWS
+export CV_WORKFLOW_ID=$WORKFLOW_ID CV_NODE_ID=$NODE_ID
 phase() { node "$HERE/killed-lock-holder.js" "$@" 2>>"$RUN/phases.stderr" || fail "phase $* (see $RUN/phases.stderr)"; }
 # n8n's database driver and the queue settings of main, on n8n's Node (bench/prefill-record.js)
 prefill() {
