@@ -1,10 +1,8 @@
-/** The run's limits on claiming: see DuplicateProtection. */
-export interface ClaimLimits {
-	/** Rows claimed and not answered at most (Max Concurrent Requests plus the reserve). */
-	claimLimit: number;
-	concurrency: number;
-	reserve: number;
-}
+/**
+ * The run's limits on claiming (see DuplicateProtection): `claimLimit` rows claimed and not
+ * answered at most (Max Concurrent Requests plus the reserve).
+ */
+type ClaimLimits = Record<'claimLimit' | 'concurrency' | 'reserve', number>;
 
 /**
  * The free slots at which the next claim costs the run least per row it claims. A claim takes
@@ -28,7 +26,8 @@ export function cheapestClaimThreshold(
  * answers' pace is measured between claims; until both were measured, a claim is made at half the slots.
  */
 export class ClaimPace {
-	private threshold: number;
+	/** Free slots worth a claim. */
+	slotsWorthAClaim: number;
 
 	private answers = 0;
 
@@ -39,12 +38,7 @@ export class ClaimPace {
 	private sendingSince?: { at: number; answers: number };
 
 	constructor(private readonly limits: ClaimLimits) {
-		this.threshold = Math.max(limits.reserve, Math.floor(limits.concurrency / 2));
-	}
-
-	/** Free slots worth a claim. */
-	get slotsWorthAClaim(): number {
-		return this.threshold;
+		this.slotsWorthAClaim = Math.max(limits.reserve, Math.floor(limits.concurrency / 2));
 	}
 
 	answered(): void {
@@ -64,7 +58,7 @@ export class ClaimPace {
 		const claimMs = Math.max(1, now - this.claimStartedAt);
 		this.sendingSince = { at: now, answers: this.answers };
 		if (this.answersPerMs !== undefined) {
-			this.threshold = cheapestClaimThreshold(this.limits, this.answersPerMs, claimMs);
+			this.slotsWorthAClaim = cheapestClaimThreshold(this.limits, this.answersPerMs, claimMs);
 		}
 	}
 }

@@ -246,7 +246,7 @@ export class DuplicateProtection {
 			await this.storeCall(async () => await this.record.forgetAll(), 'clear');
 		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
 			const released = await this.storeCall(
-				async () => await this.record.releaseStuckLock(),
+				async () => await this.record.lock.releaseStuck(),
 				'clear',
 			);
 			this.run.context.logger.info(
@@ -634,7 +634,7 @@ export class DuplicateProtection {
 		}
 		// Read by `npm run bench` (N8N_LOG_LEVEL=debug): the protection's share of a run.
 		this.run.context.logger.debug(
-			`${PROTECTION_LOG_MESSAGE} ${this.identities.size} items: ${this.record.roundTrips} round trips to n8n's store (${this.record.lockCalls} for the lock) in ${this.record.storeMs} ms`,
+			`${PROTECTION_LOG_MESSAGE} ${this.identities.size} items: ${this.record.roundTrips} round trips to n8n's store (${this.record.lock.calls} for the lock) in ${this.record.storeMs} ms`,
 		);
 	}
 

@@ -65,23 +65,21 @@ const seconds = (ms: number) => `${ms / 1000} s`;
 export const RUNNING_CHECK =
 	'the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs)';
 
-const LOCK_TEXTS: Record<LockFailure, () => [string, string]> = {
-	stuck: () => [
-		`Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for ${seconds(lockTiming.stuckMs)}`,
-		`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once with Duplicate Protection → ${RELEASE_LOCK_MODE_NAME}, then run again.`,
-	],
-	busy: () => [
-		`Duplicate protection’s lock on this workflow’s record stayed busy for ${seconds(lockTiming.busyMs)}`,
-		'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
-	],
-	conflict: () => [
-		'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
-		'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
-	],
-};
-
 export function lockError(context: IExecuteFunctions, failure: LockFailure): NodeOperationError {
-	const [message, description] = LOCK_TEXTS[failure]();
+	const [message, description] = {
+		stuck: [
+			`Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for ${seconds(lockTiming.stuckMs)}`,
+			`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once with Duplicate Protection → ${RELEASE_LOCK_MODE_NAME}, then run again.`,
+		],
+		busy: [
+			`Duplicate protection’s lock on this workflow’s record stayed busy for ${seconds(lockTiming.busyMs)}`,
+			'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
+		],
+		conflict: [
+			'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
+			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
+		],
+	}[failure];
 	const error = new NodeOperationError(context.getNode(), message, { description });
 	lockErrors.set(error, failure);
 	return error;
@@ -99,10 +97,7 @@ const inProcess = new Map<string, Promise<unknown>>();
 async function oneAtATimeInProcess<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const previous = inProcess.get(key) ?? Promise.resolve();
 	const result = previous.then(work, work);
-	const settled = result.then(
-		() => undefined,
-		() => undefined,
-	);
+	const settled = result.catch(() => undefined);
 	inProcess.set(key, settled);
 	void settled.then(() => {
 		if (inProcess.get(key) === settled) inProcess.delete(key);
@@ -131,33 +126,24 @@ export class WorkflowLock {
 	 * use of the lock in this process waits for that release and fails if it failed.
 	 */
 	async around<T>(work: () => Promise<T>, releaseInBackground = false): Promise<T> {
-		let handBack!: (value: T) => void;
-		let fail!: (caught: unknown) => void;
-		const result = new Promise<T>((resolve, reject) => {
-			handBack = resolve;
-			fail = reject;
+		return await new Promise<T>((handBack, fail) => {
+			void oneAtATimeInProcess(this.workflowKey, async () => {
+				this.throwIfReleaseFailed();
+				await this.acquire();
+				const done = await work().then(
+					(value) => ({ value }),
+					(caught: unknown) => void fail(caught),
+				);
+				if (done && releaseInBackground) handBack(done.value);
+				// The work's error is the run's: a release that fails then (or in the background) even on
+				// its last try is kept for the next use of the lock.
+				await this.release().catch((caught: unknown) => {
+					if (done && !releaseInBackground) throw caught;
+					this.releaseFailure ??= caught;
+				});
+				if (done) handBack(done.value);
+			}).catch(fail);
 		});
-		void oneAtATimeInProcess(this.workflowKey, async () => {
-			this.throwIfReleaseFailed();
-			await this.acquire();
-			let value!: T;
-			try {
-				value = await work();
-			} catch (caught) {
-				// The work's error is the run's; a release that fails even on its last try is kept
-				// for the next use of the lock.
-				fail(caught);
-				await this.release().catch((failed: unknown) => (this.releaseFailure ??= failed));
-				return;
-			}
-			if (releaseInBackground) handBack(value);
-			await this.release().catch((caught: unknown) => {
-				if (!releaseInBackground) throw caught;
-				this.releaseFailure ??= caught;
-			});
-			handBack(value);
-		}).catch(fail);
-		return await result;
 	}
 
 	/** A release made in the background failed: the lock may still be held. */

@@ -44,21 +44,15 @@ export class LostWrite extends Error {
 	}
 }
 
-/** When a row was accepted and the ID the service gave it, where n8n kept them. */
-export interface EarlierResult {
-	sentAt: string;
-	id?: string;
-}
-
 export interface AcceptedRow {
 	identity: string;
 	id?: string;
 }
 
-/** IDs this process saw accepted (manual executions save no static data). */
-const idsInProcess = new Map<string, EarlierResult>();
+/** IDs this process saw accepted (manual executions save no static data): [sent at, ID]. */
+const idsInProcess = new Map<string, string[]>();
 
-function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
+export function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
 	map.delete(key);
 	map.set(key, value);
 	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
@@ -89,7 +83,7 @@ export class SentRecord {
 
 	private readonly options: ICheckProcessedOptions;
 
-	private readonly lock: WorkflowLock;
+	readonly lock: WorkflowLock;
 
 	private readonly processKey: string;
 
@@ -120,10 +114,6 @@ export class SentRecord {
 		const workflowId = String(context.getWorkflow().id ?? '');
 		this.lock = new WorkflowLock(context, store, workflowId);
 		this.processKey = JSON.stringify([workflowId, context.getNode().id]);
-	}
-
-	get lockCalls(): number {
-		return this.lock.calls;
 	}
 
 	private async underLock<T>(work: () => Promise<T>, releaseInBackground = false): Promise<T> {
@@ -235,9 +225,7 @@ export class SentRecord {
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
 		// A 0.3.x row is looked up in the same call: its SENT, older than the row's own (trimmed first).
-		const formerSent = unique.flatMap((id) =>
-			this.former.has(id) ? [SENT + this.former.get(id)!] : [],
-		);
+		const formerSent = unique.flatMap((id) => this.both(id).slice(1)).map((id) => SENT + id);
 		for (const value of formerSent) this.strays.add(value);
 		const values = [...formerSent, ...unique.map((identity) => SENT + identity)];
 		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique).catch(
@@ -254,11 +242,9 @@ export class SentRecord {
 		);
 		const before = unique.filter((identity) => !fresh.has(identity));
 		const acceptedBefore = await this.acceptedAmong(before);
-		const states = new Map<string, RowState>();
-		for (const identity of unique) {
-			if (fresh.has(identity)) states.set(identity, 'new');
-			else states.set(identity, acceptedBefore.has(identity) ? 'accepted' : 'inDoubt');
-		}
+		const states = new Map(unique.map((identity): [string, RowState] => [identity, 'inDoubt']));
+		for (const identity of fresh) states.set(identity, 'new');
+		for (const identity of acceptedBefore) states.set(identity, 'accepted');
 		return states;
 	}
 
@@ -279,13 +265,14 @@ export class SentRecord {
 		await this.underLock(async () => {
 			// Recorded first: its call is also the tripwire's last check.
 			if (accepted.length > 0) await this.record(acceptedValues(accepted), true);
-			await this.remove([
-				...this.strays,
-				...released.map((identity) => SENT + identity),
-				...this.writes.splice(0),
-			]);
-			this.strays.clear();
+			await this.cleanUp(released.map((identity) => SENT + identity));
 		});
+	}
+
+	/** Removes `values`, the 0.3.x lookups' strays and the tripwire's values: a run's last call. */
+	private async cleanUp(values: string[]): Promise<void> {
+		await this.remove([...this.strays, ...values, ...this.writes.splice(0)]);
+		this.strays.clear();
 	}
 
 	/**
@@ -298,12 +285,7 @@ export class SentRecord {
 			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
 			if (toRecord.length > 0) await this.record(acceptedValues(toRecord), true);
-			await this.remove([
-				...this.strays,
-				...toRecord.map(({ identity }) => PROBING + identity),
-				...this.writes.splice(0),
-			]);
-			this.strays.clear();
+			await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
 			this.keepIds(toRecord);
 			return states;
 		});
@@ -322,20 +304,15 @@ export class SentRecord {
 		});
 	}
 
-	/** Duplicate Protection → Release Stuck Lock. */
-	async releaseStuckLock(): Promise<boolean> {
-		return await this.lock.releaseStuck();
-	}
-
 	/** When an accepted row was sent and its ID, where n8n kept them. */
-	earlierResult(identity: string): EarlierResult | undefined {
-		const inProcess = idsInProcess.get(this.processKey + identity);
-		if (inProcess) return inProcess;
-		const saved = this.both(identity)
-			.map((each) => this.keptIds()?.[each] ?? this.legacyIds()?.[each])
-			.find(Array.isArray);
+	earlierResult(identity: string): { sentAt: string; id?: string } | undefined {
+		const saved =
+			idsInProcess.get(this.processKey + identity) ??
+			this.both(identity)
+				.map((each) => this.keptIds()?.[each] ?? this.keptIds(true)?.[each])
+				.find(Array.isArray);
 		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
-		return saved[1] === undefined || saved[1] === null || saved[1] === ''
+		return [undefined, null, ''].includes(saved[1])
 			? { sentAt: saved[0] }
 			: { sentAt: saved[0], id: String(saved[1]) };
 	}
@@ -346,45 +323,30 @@ export class SentRecord {
 		const sentAt = new Date().toISOString();
 		const kept = this.keptIds();
 		for (const { identity, id } of rows) {
-			keepNewest(
-				idsInProcess,
-				this.processKey + identity,
-				id === undefined ? { sentAt } : { sentAt, id },
-			);
+			const saved = id === undefined ? [sentAt] : [sentAt, id];
+			keepNewest(idsInProcess, this.processKey + identity, saved);
 			if (kept) {
 				delete kept[identity];
-				kept[identity] = id === undefined ? [sentAt] : [sentAt, id];
+				kept[identity] = saved;
 			}
 		}
-		if (kept) {
-			const keys = Object.keys(kept);
-			for (const key of keys.slice(0, Math.max(0, keys.length - MAX_KEPT_IDS))) delete kept[key];
-		}
+		for (const key of Object.keys(kept ?? {}).slice(0, -MAX_KEPT_IDS)) delete kept![key];
 	}
 
 	/**
 	 * The workflow's static data, per node ID (a rename keeps it): hash → [sent at, ID] for the
 	 * newest MAX_KEPT_IDS rows. n8n saves it after production and retry executions only, whole, when
-	 * the execution ends: a later execution sees it when it starts after that one ended.
+	 * the execution ends: a later execution sees it when it starts after that one ended. `legacy`:
+	 * where 0.2.0 kept them, only read.
 	 */
-	private keptIds(): Record<string, IDataObject[string]> | undefined {
+	private keptIds(legacy = false): IDataObject | undefined {
 		try {
+			if (legacy) {
+				return this.context.getWorkflowStaticData('node')[LEGACY_STATIC_DATA_KEY] as IDataObject;
+			}
 			const staticData = this.context.getWorkflowStaticData('global');
 			const perNode = (staticData[STATIC_DATA_KEY] ??= {}) as IDataObject;
-			const nodeId = this.context.getNode().id;
-			perNode[nodeId] ??= {};
-			return perNode[nodeId] as Record<string, IDataObject[string]>;
-		} catch {
-			return undefined;
-		}
-	}
-
-	private legacyIds(): Record<string, IDataObject[string]> | undefined {
-		try {
-			const legacy = this.context.getWorkflowStaticData('node')[LEGACY_STATIC_DATA_KEY];
-			return legacy && typeof legacy === 'object'
-				? (legacy as Record<string, IDataObject[string]>)
-				: undefined;
+			return (perNode[this.context.getNode().id] ??= {}) as IDataObject;
 		} catch {
 			return undefined;
 		}
