@@ -22,7 +22,14 @@ import {
 } from './fields';
 import { ClaimPace } from './claimPace';
 import { lockFailureOf } from './lock';
-import { LostWrite, rowIdentity, SentRecord, type AcceptedRow, type RowState } from './record';
+import {
+	keepNewest,
+	LostWrite,
+	rowIdentity,
+	SentRecord,
+	type AcceptedRow,
+	type RowState,
+} from './record';
 
 export * from './fields';
 export { lockFailureOf } from './lock';
@@ -37,7 +44,6 @@ const FIRST_POLL_MS = 50;
 const LONGEST_POLL_MS = 2000;
 /** Rows whose answer this process saw lost: not waited for (nothing is in flight for them). */
 const lostInProcess = new Map<string, true>();
-const MAX_LOST_KEPT = 10_000;
 
 /** What the run (OperationRun) tells the protection and asks of it. */
 export interface ProtectedRun {
@@ -63,18 +69,20 @@ export interface ProtectedRun {
 	readonly stopped: boolean;
 }
 
+interface Claimed {
+	states: Map<string, RowState>;
+	doubts: Promise<unknown>;
+}
+
 interface CheckedRow {
 	prepared?: PreparedRequest;
 	duplicateKey?: string;
 	idFound?: string;
 }
 
-function one(count: number, singular: string, plural: string): string {
-	return count === 1 ? singular : plural;
-}
-
-function itemNumbers(indexes: number[]): string {
-	return indexes.join(', ');
+/** "item 3", "items 3, 5". */
+function itemList(indexes: number[]): string {
+	return `${indexes.length === 1 ? 'item' : 'items'} ${indexes.join(', ')}`;
 }
 
 /**
@@ -101,6 +109,9 @@ export class DuplicateProtection {
 
 	private readonly waitMs: number;
 
+	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
+	private readonly claimLimit: number;
+
 	private readonly identities = new Map<number, string>();
 
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
@@ -110,9 +121,8 @@ export class DuplicateProtection {
 
 	private order: number[] = [];
 
-	private readonly positionOf = new Map<number, number>();
-
-	private readonly claimOfPosition: Array<Promise<Map<string, RowState>>> = [];
+	/** Per item claimed: its claim's states and, with On Error → Stop, the claim's doubts resolved. */
+	private readonly claimOf = new Map<number, Promise<Claimed>>();
 
 	private claimedUpTo = 0;
 
@@ -160,12 +170,11 @@ export class DuplicateProtection {
 			);
 		}
 		this.waitMs = waitSeconds * 1000;
+		const { concurrency } = run.settings;
+		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
+		this.claimLimit = concurrency + reserve;
 		this.record = new SentRecord(context, store, historyRows, this.claimLimit);
-		this.pace = new ClaimPace({
-			claimLimit: this.claimLimit,
-			concurrency: run.settings.concurrency,
-			reserve: this.claimReserve,
-		});
+		this.pace = new ClaimPace({ claimLimit: this.claimLimit, concurrency, reserve });
 		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
 		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		this.identityBase = [credentials.environment, id ?? null, operation.method, operation.path];
@@ -201,7 +210,7 @@ export class DuplicateProtection {
 		if (differing.length > 0) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`Duplicate Protection differs between items: item 0 has ${MODE_NAMES[mode]}, ${one(differing.length, 'item', 'items')} ${itemNumbers(differing)} another mode`,
+				`Duplicate Protection differs between items: item 0 has ${MODE_NAMES[mode]}, ${itemList(differing)} another mode`,
 				{
 					itemIndex: differing[0],
 					description:
@@ -291,7 +300,7 @@ export class DuplicateProtection {
 		if (shared.length > 0) {
 			throw new NodeOperationError(
 				this.run.context.getNode(),
-				`${MODE_NAMES.recordAsSent}: items ${itemNumbers(shared)} give one ${field} to different rows`,
+				`${MODE_NAMES.recordAsSent}: items ${shared.join(', ')} give one ${field} to different rows`,
 				{
 					itemIndex: shared[0],
 					description: `Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
@@ -345,7 +354,6 @@ export class DuplicateProtection {
 			}
 			this.identities.set(itemIndex, identity);
 			firstItemOf.set(identity, itemIndex);
-			this.positionOf.set(itemIndex, toSend.length);
 			toSend.push(itemIndex);
 		}
 		this.order = toSend;
@@ -364,15 +372,6 @@ export class DuplicateProtection {
 				description: `Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
 			},
 		);
-	}
-
-	private get claimLimit(): number {
-		const { concurrency } = this.run.settings;
-		return concurrency + Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
-	}
-
-	private get claimReserve(): number {
-		return this.claimLimit - this.run.settings.concurrency;
 	}
 
 	/** Claims the next `count` rows (one round trip under the lock). */
@@ -395,31 +394,23 @@ export class DuplicateProtection {
 					this.claimed.add(identity);
 					lostInProcess.delete(this.processKey(identity));
 				}
-				this.outstanding -= rows.filter(
-					(index) => states.get(this.identities.get(index)!) !== 'new',
-				).length;
-				const inDoubt = rows.filter(
-					(index) => states.get(this.identities.get(index)!) === 'inDoubt',
-				);
-				if (inDoubt.length > 0 && !this.run.continueOnFail) {
-					// The run stops at a row still in doubt before any new row of the claim leaves.
-					const resolved = Promise.all(
-						inDoubt.map(async (itemIndex) => {
-							const identity = this.identities.get(itemIndex)!;
-							if (await this.resolveDoubt(identity)) return;
-							this.run.stopWith(
-								itemIndex,
-								this.inDoubtError([itemIndex], this.waitedFor.has(identity)),
-							);
-						}),
-					);
-					this.doubtsOfClaim.set(claim, resolved);
-				}
-				return states;
+				const stateOf = (index: number) => states.get(this.identities.get(index)!);
+				this.outstanding -= rows.filter((index) => stateOf(index) !== 'new').length;
+				// With On Error → Stop the run stops at a row still in doubt before any new row of the
+				// claim leaves.
+				const doubts = rows
+					.filter((index) => !this.run.continueOnFail && stateOf(index) === 'inDoubt')
+					.map(async (itemIndex) => {
+						const identity = this.identities.get(itemIndex)!;
+						if (await this.resolveDoubt(identity)) return;
+						this.run.stopWith(
+							itemIndex,
+							this.inDoubtError([itemIndex], this.waitedFor.has(identity)),
+						);
+					});
+				return { states, doubts: Promise.all(doubts) };
 			});
-		for (let position = from; position < this.claimedUpTo; position++) {
-			this.claimOfPosition[position] = claim;
-		}
+		for (const index of rows) this.claimOf.set(index, claim);
 		const done = claim.then(
 			() => undefined,
 			(caught: Error) => {
@@ -454,55 +445,40 @@ export class DuplicateProtection {
 		return free >= Math.min(this.pace.slotsWorthAClaim, left);
 	}
 
-	private changed?: Promise<void>;
-
-	private wake?: () => void;
-
-	/** Resolves at the next answer or claim: a worker without a claimed row waits for one. */
-	private nextChange(): Promise<void> {
-		this.changed ??= new Promise((resolve) => {
-			this.wake = resolve;
-		});
-		return this.changed;
-	}
+	/** Woken at the next answer or claim: workers without a claimed row wait for one. */
+	private readonly waiters: Array<() => void> = [];
 
 	private notifyChange(): void {
-		const wake = this.wake;
-		this.changed = undefined;
-		this.wake = undefined;
-		wake?.();
+		for (const wake of this.waiters.splice(0)) wake();
 	}
 
 	/** Asked before an item's request leaves: whether it is sent (else its output is set here). */
 	async mayBeSent(itemIndex: number): Promise<boolean> {
-		const position = this.positionOf.get(itemIndex)!;
 		const { batchSize } = this.run.settings;
-		while (position >= this.claimedUpTo) {
+		while (!this.claimOf.has(itemIndex)) {
 			if (this.storeFailure || this.run.stopped) break;
 			if (this.claimInFlight) await this.claimInFlight;
 			else if (batchSize || this.outstanding === 0 || this.worthAClaim()) {
 				this.startClaim(batchSize || this.claimLimit - this.outstanding);
 			} else {
 				// Requests are in flight: their answers free the slots for a claim worth its cost.
-				await this.nextChange();
+				await new Promise<void>((wake) => this.waiters.push(wake));
 			}
 		}
-		if (this.run.stopped && position >= this.claimedUpTo) return false;
-		let states: Map<string, RowState> | undefined;
-		if (position < this.claimedUpTo)
-			states = await this.claimOfPosition[position].catch(() => undefined);
-		if (!states) {
+		if (this.run.stopped && !this.claimOf.has(itemIndex)) return false;
+		const claimed = await this.claimOf.get(itemIndex)?.catch(() => undefined);
+		if (!claimed) {
 			this.skipped.add(itemIndex);
 			this.notClaimed.add(itemIndex);
 			return false;
 		}
 		const identity = this.identities.get(itemIndex)!;
-		const state = states.get(identity);
+		const state = claimed.states.get(identity);
 		if (state === 'new') {
-			if (this.run.continueOnFail) return true;
 			// With On Error → Stop a row in doubt before it stops the run: the new rows claimed with it
 			// wait for its outcome.
-			await this.doubtsOfClaim.get(this.claimOfPosition[position]);
+			if (this.run.continueOnFail) return true;
+			await claimed.doubts;
 			return !this.run.stopped;
 		}
 		this.skipped.add(itemIndex);
@@ -520,29 +496,39 @@ export class DuplicateProtection {
 		return false;
 	}
 
-	/** Per claim, with On Error → Stop: settles once every row in doubt of the claim is resolved. */
-	private readonly doubtsOfClaim = new Map<Promise<Map<string, RowState>>, Promise<unknown>>();
-
 	private readonly doubts = new Map<string, Promise<boolean>>();
 
 	/** Rows whose answer was waited for (the in-doubt message says how long). */
 	private readonly waitedFor = new Set<string>();
 
-	/** Whether a row in doubt turned out accepted (by another execution's answer); once per row. */
+	/**
+	 * Whether a row in doubt turned out accepted, once per row. A row SENT by another execution
+	 * without an answer yet may be on its way right now: it is waited for (polling the record, all
+	 * such rows of the run in one call) up to the node's wait, unless this process saw its answer lost.
+	 */
 	private async resolveDoubt(identity: string): Promise<boolean> {
-		let doubt = this.doubts.get(identity);
-		if (!doubt) {
-			doubt = this.answeredElsewhere(identity);
-			this.doubts.set(identity, doubt);
+		if (!this.doubts.has(identity)) {
+			const waits = this.waitMs > 0 && !lostInProcess.has(this.processKey(identity));
+			this.doubts.set(
+				identity,
+				new Promise<boolean>((resolve) => {
+					if (!waits) return resolve(false);
+					this.waitedFor.add(identity);
+					this.waiting.set(identity, { resolve, deadline: Date.now() + this.waitMs });
+					this.poller ??= this.poll().finally(() => {
+						this.poller = undefined;
+					});
+				}),
+			);
 		}
-		return await doubt;
+		return await this.doubts.get(identity)!;
 	}
 
 	answered(itemIndex: number, output: INodeExecutionData[] | undefined): void {
 		this.outstanding -= 1;
 		this.pace.answered();
 		const identity = this.identities.get(itemIndex)!;
-		if (this.run.answerLost(itemIndex)) this.rememberLost(identity);
+		if (this.run.answerLost(itemIndex)) keepNewest(lostInProcess, this.processKey(identity), true);
 		else if (!this.run.refused(itemIndex) && output?.[0]?.json.error === undefined) {
 			this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(output) });
 		}
@@ -552,35 +538,6 @@ export class DuplicateProtection {
 
 	private processKey(identity: string): string {
 		return `${String(this.run.context.getWorkflow().id)}:${identity}`;
-	}
-
-	private rememberLost(identity: string): void {
-		const key = this.processKey(identity);
-		lostInProcess.delete(key);
-		lostInProcess.set(key, true);
-		while (lostInProcess.size > MAX_LOST_KEPT)
-			lostInProcess.delete(lostInProcess.keys().next().value as string);
-	}
-
-	/**
-	 * A row SENT by another execution without an answer yet: it may be on its way right now. Waits
-	 * (polling the record, all such rows of the run in one call) up to the node's wait for it to be
-	 * accepted. Not for a row whose answer this process saw lost.
-	 */
-	private async answeredElsewhere(identity: string): Promise<boolean> {
-		if (!this.mayWaitFor(identity)) return false;
-		this.waitedFor.add(identity);
-		const answered = new Promise<boolean>((resolve) =>
-			this.waiting.set(identity, { resolve, deadline: Date.now() + this.waitMs }),
-		);
-		this.poller ??= this.poll().finally(() => {
-			this.poller = undefined;
-		});
-		return await answered;
-	}
-
-	private mayWaitFor(identity: string): boolean {
-		return this.waitMs > 0 && !lostInProcess.has(this.processKey(identity));
 	}
 
 	private async poll(): Promise<void> {
@@ -674,7 +631,7 @@ export class DuplicateProtection {
 		}
 		if (notSent.length > 0 && this.run.started.size > 0) {
 			lines.push(
-				`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}. Run again once n8n’s database answers: a later run sends ${one(notSent.length, 'it', 'them')}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
+				`Not sent: ${itemList(notSent)}. Run again once n8n’s database answers: a later run sends ${notSent.length === 1 ? 'it' : 'them'}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
 			);
 		}
 		return new NodeOperationError(
@@ -690,11 +647,11 @@ export class DuplicateProtection {
 			.filter(([, identity]) => lost.identities.includes(identity))
 			.map(([itemIndex]) => itemIndex);
 		const lines = [
-			`${items.length > 0 ? `Recorded as sent in that write: ${one(items.length, 'item', 'items')} ${itemNumbers(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${this.whenSafeToSendAgain}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
+			`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${this.whenSafeToSendAgain}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
 			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
 		];
 		if (notSent.length > 0) {
-			lines.push(`Not sent: ${one(notSent.length, 'item', 'items')} ${itemNumbers(notSent)}.`);
+			lines.push(`Not sent: ${itemList(notSent)}.`);
 		}
 		return new NodeOperationError(
 			this.run.context.getNode(),
@@ -741,10 +698,10 @@ export class DuplicateProtection {
 		const waitedText = waited
 			? `; no answer came in the ${this.waitMs / 1000} s waited for it`
 			: '';
-		const message = `${single ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemNumbers(itemIndexes)}) were`} sent by an earlier execution that got no answer: the service may have created ${it}`;
+		const message = `${single ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemIndexes.join(', ')}) were`} sent by an earlier execution that got no answer: the service may have created ${it}`;
 		const rows = single
 			? `this row (item ${itemIndexes[0]})`
-			: `these rows (items ${itemNumbers(itemIndexes)})`;
+			: `these rows (items ${itemIndexes.join(', ')})`;
 		const lines = [
 			`${this.run.operation.label}: the earlier request left n8n without an answer recorded${waitedText} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck(itemIndexes)}.`,
 			`If the service has ${it}: run only ${rows} with Duplicate Protection → ${MODE_NAMES.recordAsSent}, ${single ? 'with' : 'each with'} the ID the service gave ${it}; later runs then skip ${it} and output that ID. If not: ${this.whenSafeToSendAgain}, run only ${rows} with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
