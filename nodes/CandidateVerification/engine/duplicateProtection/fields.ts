@@ -39,51 +39,33 @@ export function duplicateProtectionFields(
 	show: IDisplayOptions['show'],
 	idName: string,
 ): INodeProperties[] {
+	const { skipSent, sendAgain, recordAsSent } = DUPLICATE_MODES;
 	const inModes = (...modes: DuplicateMode[]) => ({
 		show: { ...show, [DUPLICATE_PROTECTION]: modes },
 	});
+	const descriptions: Record<DuplicateMode, string> = {
+		skipSent:
+			'A row this node sent in an earlier execution is not sent again: its output item says alreadySent',
+		sendAgain:
+			'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input; a row in doubt only once no execution that sent it is still running (Executions list) and at least Timeout × (Retries + 1) + 60 s have passed since it ended.',
+		recordAsSent: `Send nothing. A row in doubt, or never sent (created outside n8n), is recorded as accepted with its own ${idName} found at the service, so later runs skip it and output that ID; a row accepted before keeps its ID. One ID on several rows: nothing is recorded.`,
+		forgetAll:
+			'Clear everything this node recorded; nothing is sent and the input items pass through',
+		releaseLock:
+			'Only when an error says the lock is stuck and no execution of this workflow is running (Executions list, Status → Running): releases it; nothing is sent',
+		off: 'Send every row and record nothing',
+	};
 	return [
 		{
 			displayName: 'Duplicate Protection',
 			name: DUPLICATE_PROTECTION,
 			type: 'options',
 			default: 'skipSent',
-			options: [
-				{
-					name: MODE_NAMES.skipSent,
-					value: DUPLICATE_MODES.skipSent,
-					description:
-						'A row this node sent in an earlier execution is not sent again: its output item says alreadySent',
-				},
-				{
-					name: MODE_NAMES.sendAgain,
-					value: DUPLICATE_MODES.sendAgain,
-					description:
-						'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input; a row in doubt only once no execution that sent it is still running (Executions list) and at least Timeout × (Retries + 1) + 60 s have passed since it ended.',
-				},
-				{
-					name: MODE_NAMES.recordAsSent,
-					value: DUPLICATE_MODES.recordAsSent,
-					description: `Send nothing. A row in doubt, or never sent (created outside n8n), is recorded as accepted with its own ${idName} found at the service, so later runs skip it and output that ID; a row accepted before keeps its ID. One ID on several rows: nothing is recorded.`,
-				},
-				{
-					name: MODE_NAMES.forgetAll,
-					value: DUPLICATE_MODES.forgetAll,
-					description:
-						'Clear everything this node recorded; nothing is sent and the input items pass through',
-				},
-				{
-					name: MODE_NAMES.releaseLock,
-					value: DUPLICATE_MODES.releaseLock,
-					description:
-						'Only when an error says the lock is stuck and no execution of this workflow is running (Executions list, Status → Running): releases it; nothing is sent',
-				},
-				{
-					name: MODE_NAMES.off,
-					value: DUPLICATE_MODES.off,
-					description: 'Send every row and record nothing',
-				},
-			],
+			options: (Object.keys(MODE_NAMES) as DuplicateMode[]).map((mode) => ({
+				name: MODE_NAMES[mode],
+				value: mode,
+				description: descriptions[mode],
+			})),
 			description:
 				'Each row this node sends is recorded (as a hash, in n8n’s database), so no later execution creates it twice: not a Retry from the Executions list, not the same sheet run again, not two executions at once on queue-mode workers, not a stopped or crashed run’s rows run again',
 			displayOptions: { show },
@@ -97,11 +79,7 @@ export function duplicateProtectionFields(
 			description:
 				'What makes a row the same row (for the same credential). Empty: every field the row sends, after normalisation (document URLs aside), so rows with identical fields are one row, in one input (an error) and across executions (sent once). With a key, such as the row’s employee ID, two people with the same fields are two rows and a corrected row counts as the one already sent; include everything that makes two rows different (e.g. employee ID and check).',
 			hint: 'Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell people apart',
-			displayOptions: inModes(
-				DUPLICATE_MODES.skipSent,
-				DUPLICATE_MODES.sendAgain,
-				DUPLICATE_MODES.recordAsSent,
-			),
+			displayOptions: inModes(skipSent, sendAgain, recordAsSent),
 		},
 		{
 			displayName: `${idName} Found at the Service`,
@@ -112,7 +90,7 @@ export function duplicateProtectionFields(
 			// expression that never makes it Record Rows as Sent; the all-items check requires it instead.
 			placeholder: 'e.g. {{ $json.foundId }}',
 			description: `Required with Record Rows as Sent: the ${idName} the service gave this row, its own (its dashboard lists what it holds). Later runs skip the row and output this ID.`,
-			displayOptions: inModes(DUPLICATE_MODES.recordAsSent),
+			displayOptions: inModes(recordAsSent),
 		},
 		{
 			displayName: 'Duplicate Protection Options',
@@ -120,11 +98,7 @@ export function duplicateProtectionFields(
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			displayOptions: inModes(
-				DUPLICATE_MODES.skipSent,
-				DUPLICATE_MODES.sendAgain,
-				DUPLICATE_MODES.recordAsSent,
-			),
+			displayOptions: inModes(skipSent, sendAgain, recordAsSent),
 			options: [
 				{
 					displayName: 'History Size (Rows)',
