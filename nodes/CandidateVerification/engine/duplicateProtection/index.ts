@@ -93,8 +93,6 @@ function itemList(indexes: number[]): string {
  * a row that stands twice in one input is named (an error), never merged silently.
  */
 export class DuplicateProtection {
-	readonly mode: DuplicateMode;
-
 	/** Items not sent because of the record: sent before, in doubt, or the claim failed. */
 	readonly skipped = new Set<number>();
 
@@ -119,12 +117,11 @@ export class DuplicateProtection {
 
 	private acceptedSinceClaim: AcceptedRow[] = [];
 
-	private order: number[] = [];
+	/** The rows to send not claimed yet, in order. */
+	private unclaimed: number[] = [];
 
 	/** Per item claimed: its claim's states and, with On Error → Stop, the claim's doubts resolved. */
 	private readonly claimOf = new Map<number, Promise<Claimed>>();
-
-	private claimedUpTo = 0;
 
 	/** Rows claimed (or being claimed) whose request has not been answered. */
 	private outstanding = 0;
@@ -148,12 +145,11 @@ export class DuplicateProtection {
 	private constructor(
 		private readonly run: ProtectedRun,
 		store: DeduplicationHelperFunctions,
-		mode: DuplicateMode,
+		readonly mode: DuplicateMode,
 		credentials: ICredentialDataDecryptedObject,
 		baseUrl: string,
 	) {
 		const { context, operation } = run;
-		this.mode = mode;
 		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
 		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
 		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
@@ -219,7 +215,7 @@ export class DuplicateProtection {
 			);
 		}
 		if (mode === DUPLICATE_MODES.off) return undefined;
-		const store = context.helpers as Partial<DeduplicationHelperFunctions>;
+		const store = context.helpers as DeduplicationHelperFunctions;
 		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
 			throw new NodeOperationError(
 				context.getNode(),
@@ -230,13 +226,7 @@ export class DuplicateProtection {
 				},
 			);
 		}
-		return new DuplicateProtection(
-			run,
-			store as DeduplicationHelperFunctions,
-			mode,
-			credentials,
-			baseUrl,
-		);
+		return new DuplicateProtection(run, store, mode, credentials, baseUrl);
 	}
 
 	get readsDuplicateKey(): boolean {
@@ -356,7 +346,7 @@ export class DuplicateProtection {
 			firstItemOf.set(identity, itemIndex);
 			toSend.push(itemIndex);
 		}
-		this.order = toSend;
+		this.unclaimed = [...toSend];
 		return toSend;
 	}
 
@@ -376,9 +366,7 @@ export class DuplicateProtection {
 
 	/** Claims the next `count` rows (one round trip under the lock). */
 	private startClaim(count: number): void {
-		const from = this.claimedUpTo;
-		const rows = this.order.slice(from, from + Math.max(1, count));
-		this.claimedUpTo = from + rows.length;
+		const rows = this.unclaimed.splice(0, Math.max(1, count));
 		this.outstanding += rows.length;
 		this.notifyChange();
 		const identities = rows.map((index) => this.identities.get(index)!);
@@ -403,10 +391,7 @@ export class DuplicateProtection {
 					.map(async (itemIndex) => {
 						const identity = this.identities.get(itemIndex)!;
 						if (await this.resolveDoubt(identity)) return;
-						this.run.stopWith(
-							itemIndex,
-							this.inDoubtError([itemIndex], this.waitedFor.has(identity)),
-						);
+						this.run.stopWith(itemIndex, this.inDoubtError(itemIndex));
 					});
 				return { states, doubts: Promise.all(doubts) };
 			});
@@ -439,8 +424,8 @@ export class DuplicateProtection {
 
 	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
 	private worthAClaim(): boolean {
-		const left = this.order.length - this.claimedUpTo;
-		if (left <= 0) return false;
+		const left = this.unclaimed.length;
+		if (left === 0) return false;
 		const free = this.claimLimit - this.outstanding;
 		return free >= Math.min(this.pace.slotsWorthAClaim, left);
 	}
@@ -487,7 +472,7 @@ export class DuplicateProtection {
 			this.run.setOutput(itemIndex, this.alreadySentOutput(itemIndex));
 			return false;
 		}
-		const error = this.inDoubtError([itemIndex], this.waitedFor.has(identity));
+		const error = this.inDoubtError(itemIndex);
 		this.run.setOutput(
 			itemIndex,
 			this.run.errorOutput(error, itemIndex, { inDoubt: true, description: error.description }),
@@ -650,9 +635,7 @@ export class DuplicateProtection {
 			`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${this.whenSafeToSendAgain}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
 			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
 		];
-		if (notSent.length > 0) {
-			lines.push(`Not sent: ${itemList(notSent)}.`);
-		}
+		if (notSent.length > 0) lines.push(`Not sent: ${itemList(notSent)}.`);
 		return new NodeOperationError(
 			this.run.context.getNode(),
 			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
@@ -664,9 +647,9 @@ export class DuplicateProtection {
 		const { operation } = this.run;
 		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
 		const field = operation.acceptedIdField!;
-		const prepared = this.run.preparedOf(itemIndex);
 		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
-		const shaped = 'read' in operation.output ? data : operation.output(data, prepared);
+		const shaped =
+			'read' in operation.output ? data : operation.output(data, this.run.preparedOf(itemIndex));
 		const json: IDataObject = {
 			...(Array.isArray(shaped) ? shaped[0] : shaped),
 			alreadySent: true,
@@ -692,29 +675,25 @@ export class DuplicateProtection {
 		return 'The service’s dashboard lists what it holds (the API cannot list or search them)';
 	}
 
-	inDoubtError(itemIndexes: number[], waited: boolean): NodeOperationError {
-		const single = itemIndexes.length === 1;
-		const it = single ? 'it' : 'them';
-		const waitedText = waited
+	/** A row in doubt (sent by an earlier execution that got no answer). */
+	private inDoubtError(itemIndex: number): NodeOperationError {
+		const waited = this.waitedFor.has(this.identities.get(itemIndex)!)
 			? `; no answer came in the ${this.waitMs / 1000} s waited for it`
 			: '';
-		const message = `${single ? `Item ${itemIndexes[0]} was` : `${itemIndexes.length} items (${itemIndexes.join(', ')}) were`} sent by an earlier execution that got no answer: the service may have created ${it}`;
-		const rows = single
-			? `this row (item ${itemIndexes[0]})`
-			: `these rows (items ${itemIndexes.join(', ')})`;
 		const lines = [
-			`${this.run.operation.label}: the earlier request left n8n without an answer recorded${waitedText} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck(itemIndexes)}.`,
-			`If the service has ${it}: run only ${rows} with Duplicate Protection → ${MODE_NAMES.recordAsSent}, ${single ? 'with' : 'each with'} the ID the service gave ${it}; later runs then skip ${it} and output that ID. If not: ${this.whenSafeToSendAgain}, run only ${rows} with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
+			`${this.run.operation.label}: the earlier request left n8n without an answer recorded${waited} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck([itemIndex])}.`,
+			`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${this.whenSafeToSendAgain}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
 		];
 		if (!this.run.continueOnFail) {
 			lines.push(
 				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
 			);
 		}
-		return new NodeOperationError(this.run.context.getNode(), message, {
-			itemIndex: itemIndexes[0],
-			description: lines.join('\n'),
-		});
+		return new NodeOperationError(
+			this.run.context.getNode(),
+			`Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
+			{ itemIndex, description: lines.join('\n') },
+		);
 	}
 
 	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
