@@ -17,10 +17,7 @@ export function withoutDocumentUrls(value: unknown, key = ''): unknown {
 }
 
 const FORM_LIST_NAME: Readonly<Record<string, string>> = Object.fromEntries(
-	Object.entries(DIGITAL_ADDRESS_SUBMISSION_NAMES).map(([formName, sentName]) => [
-		sentName,
-		formName,
-	]),
+	Object.entries(DIGITAL_ADDRESS_SUBMISSION_NAMES).map(([form, sent]) => [sent, form]),
 );
 
 /** A check sent, by its form-list name: two names of one check are one check. */

@@ -244,10 +244,8 @@ export class DuplicateProtection {
 		if (this.mode === DUPLICATE_MODES.forgetAll) {
 			await this.storeCall(async () => await this.record.forgetAll(), 'clear');
 		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
-			const released = await this.storeCall(
-				async () => await this.record.lock.releaseStuck(),
-				'clear',
-			);
+			const { lock } = this.record;
+			const released = await this.storeCall(async () => await lock.releaseStuck(), 'clear');
 			this.run.context.logger.info(
 				`Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`,
 			);
@@ -299,15 +297,12 @@ export class DuplicateProtection {
 		}
 		const states = await this.storeCall(async () => await this.record.recordAsSent(rows), 'record');
 		valid.forEach((itemIndex, position) => {
+			const { identity, id } = rows[position];
+			const json = { [field]: id, recordedAsSent: true };
 			outputs[itemIndex] =
-				states.get(rows[position].identity) === 'accepted'
+				states.get(identity) === 'accepted'
 					? this.alreadySentOutput(itemIndex, { recordedAsSent: false })
-					: [
-							{
-								json: { [field]: rows[position].id, recordedAsSent: true },
-								pairedItem: { item: itemIndex },
-							},
-						];
+					: [{ json, pairedItem: { item: itemIndex } }];
 		});
 	}
 
@@ -396,16 +391,13 @@ export class DuplicateProtection {
 				return { states, doubts: Promise.all(doubts) };
 			});
 		for (const index of rows) this.claimOf.set(index, claim);
-		const done = claim.then(
-			() => undefined,
-			(caught: Error) => {
-				// The accepted rows this claim carried are not recorded yet: settle records them.
-				this.acceptedSinceClaim.unshift(...accepted);
-				this.outstanding -= rows.length;
-				this.storeFailure ??= caught;
-				this.notifyChange();
-			},
-		);
+		const done = claim.catch((caught: Error) => {
+			// The accepted rows this claim carried are not recorded yet: settle records them.
+			this.acceptedSinceClaim.unshift(...accepted);
+			this.outstanding -= rows.length;
+			this.storeFailure ??= caught;
+			this.notifyChange();
+		});
 		this.claimInFlight = done;
 		void done.then(() => {
 			if (this.claimInFlight === done) this.claimInFlight = undefined;

@@ -45,11 +45,6 @@ export function isUniqueViolation(caught: unknown): boolean {
 	);
 }
 
-/** n8n refuses an `entries` call on a row another node saved in a "latest" mode. */
-function isOtherModeRow(caught: unknown): boolean {
-	return /incompatible setting/i.test(String((caught as Error)?.message ?? ''));
-}
-
 export type LockFailure = 'stuck' | 'busy' | 'conflict';
 
 /** The lock errors this module made (a waiter's timeout, another node's history in the way). */
@@ -175,7 +170,8 @@ export class WorkflowLock {
 			return { taken: added.has(LOCK_VALUE), marked: added.has(mark) };
 		} catch (caught) {
 			if (isUniqueViolation(caught)) return { taken: false, marked: true };
-			throw isOtherModeRow(caught)
+			// n8n refuses an `entries` call on a row another node saved in a "latest" mode.
+			throw /incompatible setting/i.test(String((caught as Error)?.message ?? ''))
 				? lockError(this.context, 'conflict')
 				: storeFailure(this.context, caught);
 		}

@@ -136,19 +136,13 @@ export class SentRecord {
 		}
 		const check = this.writes[this.writes.length - 1];
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
+		// The run's own tripwire values and the 0.3.x lookups' strays (both removed at its settle)
+		// never push a row out.
+		const own = this.writes.length + Number(write !== undefined) + this.strays.size;
 		const result = await this.store.checkProcessedAndRecord(
 			[...values, ...[check, write].filter((value) => value !== undefined)],
 			RECORD_SCOPE,
-			// The run's own tripwire values and the 0.3.x lookups' strays (both removed at its settle)
-			// never push a row out.
-			{
-				...this.options,
-				maxEntries:
-					this.options.maxEntries! +
-					this.writes.length +
-					Number(write !== undefined) +
-					this.strays.size,
-			},
+			{ ...this.options, maxEntries: this.options.maxEntries! + own },
 		);
 		const added = new Set(result.new.map(String));
 		if (check !== undefined && added.has(check)) throw new LostWrite(this.claimedInLastWrite);
