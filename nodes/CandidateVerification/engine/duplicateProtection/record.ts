@@ -99,18 +99,15 @@ export class SentRecord {
 	/**
 	 * `historyRows`: the newest rows kept at least. n8n drops the oldest values first, and a row's
 	 * SENT is older than its ACCEPTED by the rows claimed while its answer was awaited (at most
-	 * `rowsClaimedAhead`), so those are kept on top.
+	 * `claimedAhead`), so those are kept on top.
 	 */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
-		rowsClaimedAhead: number,
+		claimedAhead: number,
 	) {
-		this.options = {
-			mode: 'entries',
-			maxEntries: (historyRows + rowsClaimedAhead) * VALUES_PER_ROW,
-		};
+		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * VALUES_PER_ROW };
 		const workflowId = String(context.getWorkflow().id ?? '');
 		this.lock = new WorkflowLock(context, store, workflowId);
 		this.processKey = JSON.stringify([workflowId, context.getNode().id]);
@@ -178,13 +175,8 @@ export class SentRecord {
 		);
 		const added = new Set(checked.new.map(String));
 		await this.remove([...added]);
-		return new Set(
-			identities.filter((identity) =>
-				this.both(identity).some(
-					(each) => !added.has(ACCEPTED + each) && added.has(PROBING + each),
-				),
-			),
-		);
+		const accepted = (each: string) => !added.has(ACCEPTED + each) && added.has(PROBING + each);
+		return new Set(identities.filter((identity) => this.both(identity).some(accepted)));
 	}
 
 	/** A row's identity, and its 0.3.x identity where it may have one. */
