@@ -275,13 +275,11 @@ export class DuplicateProtection {
 	): Promise<void> {
 		const rowsOfId = new Map<string, Set<string>>();
 		const rows = valid.map((itemIndex) => {
-			const row = {
-				identity: this.identityOf(checked[itemIndex]),
-				id: checked[itemIndex].idFound!,
-			};
-			this.identities.set(itemIndex, row.identity);
-			rowsOfId.set(row.id, (rowsOfId.get(row.id) ?? new Set()).add(row.identity));
-			return row;
+			const identity = this.identityOf(checked[itemIndex]);
+			const id = checked[itemIndex].idFound!;
+			this.identities.set(itemIndex, identity);
+			rowsOfId.set(id, (rowsOfId.get(id) ?? new Set()).add(identity));
+			return { identity, id };
 		});
 		const field = this.run.operation.acceptedIdField!;
 		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
