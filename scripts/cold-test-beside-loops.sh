@@ -6,6 +6,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 log=${1:-$root/.e2e/cold-beside-loops.log}
 clone=$(mktemp -d "${TMPDIR:-/tmp}/cv-cold-loaded.XXXXXX")
+# mktemp makes it 0700; the queue suites run Postgres as user nobody, which must reach its data inside.
+chmod 755 "$clone"
 git clone -q "$root" "$clone" || exit 1
 (while :; do :; done) & first=$!
 (while :; do :; done) & second=$!
