@@ -15,6 +15,8 @@
  *   BENCH_VARIANTS                which variants run (e.g. one alone under --cpu-prof), of VARIANTS
  *   BENCH_NODE_CONCURRENCY        this node's Max Concurrent Requests (unset: its default)
  *   BENCH_NODE_VERSION (1)        Create Profile's node version (2: new nodes'; 1 also runs 0.3.x)
+ *   BENCH_FORMER_ROWS_GONE (0)    1: a version 1 node whose 0.3.x rows n8n has trimmed (its static
+ *                                 data says so: no 0.3.x lookups); 0: one that may still hold them
  *   BENCH_WARM_UP_ITEMS (500)     items of each variant's warm-up run (not reported)
  *   BENCH_PROTECTION_SIZE (1000)  Create items of the duplicate protection cases (0 = skip): Map
  *                                 Automatically with the protection Off (every latency), and on with

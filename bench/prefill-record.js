@@ -15,13 +15,20 @@ const [n8nDir, workflowId, nodeId, rows] = process.argv.slice(2);
 const driver = (name) => require(path.join(n8nDir, 'node_modules', name));
 const context = `n:${nodeId}`;
 const md5 = (value) => createHash('md5').update(value).digest('base64');
-// Two values per row (sent, then accepted), MD5 in base64 as n8n stores them, and the mark a record
-// has after its first run (nobody waits for a row: engine/duplicateProtection/record.ts, NO_WAITERS).
+// Two values per row (sent, then accepted), MD5 in base64 as n8n stores them, and the mark 0.3.1 keeps
+// in a record after its first run (nobody waits for a row: a297338's record.ts, NO_WAITERS).
 const hashes = [
 	md5('n:no-waiters'),
 	...Array.from({ length: 2 * Number(rows) }, () => md5(randomBytes(16))),
 ];
 const value = JSON.stringify({ mode: 'entries', data: hashes });
+// BENCH_FORMER_ROWS_GONE=1: the workflow's static data says the node's 0.3.x rows were trimmed
+// (engine/duplicateProtection/record.ts, FORMER_ROWS_KEY); otherwise it says nothing.
+const staticData = JSON.stringify(
+	process.env.BENCH_FORMER_ROWS_GONE === '1'
+		? { global: { candidateVerificationFormerRows: { [nodeId]: 'gone' } } }
+		: {},
+);
 const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
 
 async function postgres() {
@@ -42,6 +49,10 @@ async function postgres() {
 		'INSERT INTO processed_data ("workflowId", context, value, "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $4)',
 		[workflowId, context, value, now],
 	);
+	await client.query('UPDATE workflow_entity SET "staticData" = $1 WHERE id = $2', [
+		staticData,
+		workflowId,
+	]);
 	await client.end();
 }
 
@@ -63,6 +74,7 @@ function sqlite() {
 			'INSERT INTO processed_data (workflowId, context, value, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)',
 			[workflowId, context, value, now, now],
 		);
+		await run('UPDATE workflow_entity SET staticData = ? WHERE id = ?', [staticData, workflowId]);
 		await new Promise((resolve) => db.close(resolve));
 	})();
 }

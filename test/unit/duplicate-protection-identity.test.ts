@@ -21,6 +21,8 @@ const V = '/verification/api/1.0';
 const FORM_ID = 'form-1';
 const CANDIDATE_PATH = `${V}/ekyc-forms/${FORM_ID}/diy-candidate`;
 const SUBMIT_PATH = `${V}/bgv/diy`;
+/** The harness's Candidate Verification node. */
+const NODE_ID = '00000000-0000-4000-8000-000000000002';
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const createProfile: INodeParameters = {
@@ -302,7 +304,7 @@ describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 		expect(outputJson(upgraded)).toEqual([alreadySent(0), alreadySent(1), alreadySent(2)]);
 	});
 
-	it('a version 1 node’s lookups under the 0.3.x identity leave nothing behind: 2 values per row, the lookups removed by the settle call that removes the tripwire’s values (no call of their own: 3 on the record as on version 2)', async () => {
+	it('a version 1 node’s lookups under the 0.3.x identity leave nothing behind but the mark: 2 values per row and the mark, the lookups removed by the settle call that removes the tripwire’s values (no call of their own: 3 on the record as on version 2)', async () => {
 		const store = new DeduplicationStore();
 		acceptingAt(TEST_BASE_URL, 200);
 		const result = await runActionNode({
@@ -312,7 +314,69 @@ describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(store.storedValues()).toHaveLength(400);
+		expect(store.storedValues()).toHaveLength(401);
 		expect(store.callsByScope).toEqual({ node: 3, workflow: 6 });
+	});
+
+	it('once n8n has trimmed the mark out of the record, a version 1 node looks up no 0.3.x row: only the rows’ own values in its claims; until then it does', async () => {
+		const store = new DeduplicationStore();
+		const staticData: IDataObject = {};
+		const formerRows = () =>
+			((staticData.global as IDataObject).candidateVerificationFormerRows as IDataObject)[NODE_ID];
+		const run = async (from: number, count: number) => {
+			acceptingAt(TEST_BASE_URL, count);
+			store.recorded.length = 0;
+			const result = await runActionNode({
+				items: Array.from({ length: count }, (_, index) => ({ name: `Candidate ${from + index}` })),
+				parameters: {
+					...createProfile,
+					duplicateProtectionOptions: { historySize: 1 },
+					requestOptions: { maxConcurrentRequests: 2 },
+				},
+				deduplicationStore: store,
+				staticData,
+			});
+			expect(result.error).toBeUndefined();
+			// The values of its first claim: the 0.3.x lookups (s:), the mark (m:), the rows' own (s:).
+			return store.recorded[0].map((value) => value.slice(0, 2));
+		};
+		const claimOf = (rows: number, lookups: boolean) => [
+			...Array<string>(lookups ? rows : 0).fill('s:'),
+			...(lookups ? ['m:'] : []),
+			...Array<string>(rows).fill('s:'),
+			'w:',
+		];
+
+		// The first run records the mark, older than every row after it: the mark is seen.
+		expect(await run(0, 2)).toEqual(claimOf(2, true));
+		expect(formerRows()).toBe('marked');
+		// 20 rows push it out of History Size 1 (and 3 rows claimed ahead): a later claim of the run
+		// misses the mark it saw, trimmed with every older (0.3.x) value.
+		expect((await run(2, 20)).slice(0, 3)).toEqual(['s:', 's:', 's:']);
+		expect(formerRows()).toBe('gone');
+		expect(await run(22, 2)).toEqual(claimOf(2, false));
+		expect(formerRows()).toBe('gone');
+	});
+
+	it('a 0.3.1 record without the mark: the first runs after the upgrade find its rows, every one (a missing mark never seen is not trimmed)', async () => {
+		const store = new DeduplicationStore();
+		const staticData: IDataObject = {};
+		acceptingAt(TEST_BASE_URL, 3);
+		await runActionNode({
+			items: candidates(3),
+			parameters: createProfile,
+			deduplicationStore: store,
+			staticData,
+			nodeType: `${PACKAGE}.candidateVerification031`,
+		});
+		for (let run = 0; run < 2; run++) {
+			const upgraded = await runActionNode({
+				items: candidates(3),
+				parameters: createProfile,
+				deduplicationStore: store,
+				staticData,
+			});
+			expect(outputJson(upgraded)).toEqual([alreadySent(0), alreadySent(1), alreadySent(2)]);
+		}
 	});
 });

@@ -174,7 +174,7 @@ export class DuplicateProtection {
 		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
 		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		this.identityBase = [credentials.environment, id ?? null, operation.method, operation.path];
-		if (context.getNode().typeVersion < 2) {
+		if (context.getNode().typeVersion < 2 && this.record.mayHoldFormerRows) {
 			this.formerBase = [credentials.environment, baseUrl, operation.method, operation.path];
 		}
 	}

@@ -34,6 +34,14 @@ export const MAX_KEPT_IDS = 10_000;
 const STATIC_DATA_KEY = 'candidateVerificationSentRows';
 /** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
 const LEGACY_STATIC_DATA_KEY = 'sentRows';
+/**
+ * Recorded by a version 1 node's claims while its record may hold 0.3.x rows: every 0.3.x value is
+ * older (CHANGELOG: every process is upgraded at once). n8n trims the oldest values first, so once
+ * it is gone from a record it was seen in, so is every 0.3.x row, and the lookups stop.
+ */
+const FORMER_ROWS_MARK = 'm:0.3.x-rows-are-older';
+/** Per node ID, in the workflow's static data: 'marked' (the mark was seen) or 'gone' (then trimmed). */
+const FORMER_ROWS_KEY = 'candidateVerificationFormerRows';
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
 
@@ -135,7 +143,11 @@ export class SentRecord {
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
 		// The run's own tripwire values and the 0.3.x lookups' strays (both removed at its settle)
 		// never push a row out.
-		const own = this.writes.length + Number(write !== undefined) + this.strays.size;
+		const own =
+			this.writes.length +
+			Number(write !== undefined) +
+			this.strays.size +
+			Number(this.former.size > 0);
 		const result = await this.store.checkProcessedAndRecord(
 			[...values, ...[check, write].filter((value) => value !== undefined)],
 			RECORD_SCOPE,
@@ -213,7 +225,8 @@ export class SentRecord {
 		// A 0.3.x row is looked up in the same call: its SENT, older than the row's own (trimmed first).
 		const formerSent = unique.flatMap((id) => this.both(id).slice(1)).map((id) => SENT + id);
 		for (const value of formerSent) this.strays.add(value);
-		const values = [...formerSent, ...unique.map((identity) => SENT + identity)];
+		const mark = formerSent.length > 0 ? [FORMER_ROWS_MARK] : [];
+		const values = [...formerSent, ...mark, ...unique.map((identity) => SENT + identity)];
 		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique).catch(
 			(error: unknown) => {
 				// Nothing of a failed call is in the record: no stray to remove.
@@ -223,6 +236,7 @@ export class SentRecord {
 		);
 		const added = new Set(claimed.new.map(String));
 		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
+		if (mark.length > 0) this.learnFormerRows(added.has(FORMER_ROWS_MARK));
 		const fresh = new Set(
 			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
@@ -326,15 +340,36 @@ export class SentRecord {
 	 * where 0.2.0 kept them, only read.
 	 */
 	private keptIds(legacy = false): IDataObject | undefined {
+		if (legacy) return this.staticData('node')?.[LEGACY_STATIC_DATA_KEY];
+		const perNode = this.staticData()?.[STATIC_DATA_KEY];
+		return perNode && ((perNode[this.context.getNode().id] ??= {}) as IDataObject);
+	}
+
+	/** The workflow's static data (each key's section made), or undefined where the run has none. */
+	private staticData(
+		type: 'global' | 'node' = 'global',
+		key = STATIC_DATA_KEY,
+	): Record<string, IDataObject> | undefined {
 		try {
-			if (legacy) {
-				return this.context.getWorkflowStaticData('node')[LEGACY_STATIC_DATA_KEY] as IDataObject;
-			}
-			const staticData = this.context.getWorkflowStaticData('global');
-			const perNode = (staticData[STATIC_DATA_KEY] ??= {}) as IDataObject;
-			return (perNode[this.context.getNode().id] ??= {}) as IDataObject;
+			const staticData = this.context.getWorkflowStaticData(type);
+			if (type === 'global') staticData[key] ??= {};
+			return staticData as Record<string, IDataObject>;
 		} catch {
 			return undefined;
+		}
+	}
+
+	/** Whether the node's record may still hold 0.3.x rows (see FORMER_ROWS_MARK). */
+	get mayHoldFormerRows(): boolean {
+		return this.staticData()?.[FORMER_ROWS_KEY]?.[this.context.getNode().id] !== 'gone';
+	}
+
+	/** After a claim that carried the mark: a mark seen before and missing now was trimmed. */
+	private learnFormerRows(markMissing: boolean): void {
+		const known = this.staticData('global', FORMER_ROWS_KEY)?.[FORMER_ROWS_KEY];
+		const nodeId = this.context.getNode().id;
+		if (known && known[nodeId] !== 'gone') {
+			known[nodeId] = markMissing && known[nodeId] === 'marked' ? 'gone' : 'marked';
 		}
 	}
 }
