@@ -20,15 +20,23 @@ const path = require('node:path');
 const release = path.resolve(process.argv[2] ?? process.env.CV_N8N_DIR ?? '');
 const n8nDir = path.join(release, 'node_modules', 'n8n');
 if (!fs.existsSync(path.join(n8nDir, 'package.json'))) {
-	console.error(`usage: node scripts/store-contract.js <folder with node_modules/n8n> (got ${release})`);
+	console.error(
+		`usage: node scripts/store-contract.js <folder with node_modules/n8n> (got ${release})`,
+	);
 	process.exit(2);
 }
 const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-store-contract-'));
-Object.assign(process.env, { N8N_USER_FOLDER: userFolder, DB_TYPE: 'sqlite', N8N_LOG_LEVEL: 'error' });
+Object.assign(process.env, {
+	N8N_USER_FOLDER: userFolder,
+	DB_TYPE: 'sqlite',
+	N8N_LOG_LEVEL: 'error',
+});
 
 // Some releases (1.123) keep packages the store needs (e.g. @sentry/node for @n8n/typeorm) inside
 // n8n's own node_modules, where n8n itself finds them: make them resolvable from the store's modules.
-process.env.NODE_PATH = [path.join(n8nDir, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
+process.env.NODE_PATH = [path.join(n8nDir, 'node_modules'), process.env.NODE_PATH]
+	.filter(Boolean)
+	.join(path.delimiter);
 require('node:module').Module._initPaths();
 const fromN8n = (id) => require(require.resolve(id, { paths: [n8nDir] }));
 const { isUniqueViolation } = require(
@@ -80,7 +88,9 @@ async function main() {
 	for (let trial = 0; trial < TRIES; trial++) {
 		const context = contextOf(`insert-${trial}`);
 		const both = await Promise.allSettled(
-			[0, 1].map(async () => await store.checkProcessedAndRecord(['lock'], 'node', context, entries)),
+			[0, 1].map(
+				async () => await store.checkProcessedAndRecord(['lock'], 'node', context, entries),
+			),
 		);
 		const fresh = both.filter((one) => one.status === 'fulfilled' && one.value.new.length === 1);
 		if (fresh.length > 1) bothNew += 1;
@@ -138,6 +148,24 @@ async function main() {
 		'no cache: every call reads the database',
 		afterDelete.new.length === 1 && counted === 2,
 		`after a DELETE elsewhere: ${afterDelete.new.length === 1 ? 'new' : 'still recorded'}; count after an UPDATE elsewhere: ${counted}`,
+	);
+
+	// 5. maxEntries drops the oldest values first, and a value recorded again keeps its place: History
+	// Size and the mark that ends a version 1 node's 0.3.x lookups rest on it (FORMER_ROWS_MARK).
+	const trimmed = contextOf('oldest-first');
+	await store.checkProcessedAndRecord(['a', 'b', 'c'], 'node', trimmed, entries);
+	await store.checkProcessedAndRecord(['a'], 'node', trimmed, entries);
+	await store.checkProcessedAndRecord(['d', 'e'], 'node', trimmed, { ...entries, maxEntries: 3 });
+	const kept = await store.checkProcessedAndRecord(
+		['a', 'b', 'c', 'd', 'e'],
+		'node',
+		trimmed,
+		entries,
+	);
+	check(
+		'maxEntries drops the oldest values first; a value recorded again keeps its place',
+		kept.processed.join() === 'c,d,e',
+		`kept after recording a, b, c, then a again, then d, e with maxEntries 3: ${kept.processed.join(', ')}`,
 	);
 
 	await connection.close?.();
