@@ -695,6 +695,38 @@ describe('Duplicate protection across executions', () => {
 		]);
 	});
 
+	it('the store fails at a later claim with On Error → Continue: the items not sent go to the error output with the error and its advice', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(6);
+		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
+		let claims = 0;
+		store.failWhen = (scope, values) =>
+			scope === 'node' &&
+			values?.some((value) => value.startsWith('s:')) === true &&
+			++claims === 3;
+		const result = await runRows(6, oneInFlight, store, { continueOnFail: true });
+
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result).map((json) => json.transactionId)).toEqual([
+			'TXN-0',
+			'TXN-1',
+			'TXN-2',
+			undefined,
+			undefined,
+			undefined,
+		]);
+		const notSent = {
+			error: 'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+			description: [
+				'SQLITE_BUSY: database is locked',
+				'The rows the service accepted in this run are recorded: a later run skips them.',
+				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+			].join('\n'),
+		};
+		expect(outputJson(result).slice(3)).toEqual([notSent, notSent, notSent]);
+	});
+
 	it('the store fails at a later claim and when recording the outcome: the error names the accepted rows with their IDs and how to record them', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(6);

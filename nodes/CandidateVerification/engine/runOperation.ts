@@ -70,14 +70,17 @@ export async function runOperation(
 
 	if (protection?.halted) {
 		const notSent = toSend.filter(
-			(index) => !run.started.has(index) && (!protection.skipped.has(index) || protection.notClaimed.has(index)),
+			(index) =>
+				!run.started.has(index) &&
+				(!protection.skipped.has(index) || protection.notClaimed.has(index)),
 		);
 		const error = protection.storeError(notSent);
 		if (!continueOnFail) {
 			run.memory.keep(run.accepted);
 			throw error;
 		}
-		for (const index of notSent) outputs[index] = run.errorOutput(error, index);
+		const { description } = error;
+		for (const index of notSent) outputs[index] = run.errorOutput(error, index, { description });
 	}
 	if (run.failures.size > 0 && !continueOnFail) {
 		run.memory.keep(run.accepted);
@@ -87,4 +90,3 @@ export async function runOperation(
 	run.memory.clear();
 	return [outputs.flat()];
 }
-
