@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
 import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { failRequest } from '../harness/fail-request';
@@ -308,6 +309,30 @@ describe('Duplicate protection across executions', () => {
 			'Candidate 0',
 			'Candidate 1',
 		]);
+	});
+
+	it('two people with identical fields in two executions are one row: the second outputs the first one’s ID, and the Duplicate Key’s hint says so', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(1);
+		await runRows(1, createProfile, store);
+		const namesake = await runRows(1, createProfile, store);
+
+		expect(sentNames(requests)).toEqual(['Candidate 0']);
+		expect(outputJson(namesake)).toEqual([
+			{
+				transactionId: 'TXN-0',
+				formId: FORM_ID,
+				name: 'Candidate 0',
+				alreadySent: true,
+				sentAt: expect.stringMatching(ISO_TIME),
+			},
+		]);
+		const duplicateKey = new CandidateVerification().description.properties.find(
+			({ name }) => name === 'duplicateKey',
+		);
+		expect(duplicateKey?.hint).toBe(
+			'Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell people apart',
+		);
 	});
 
 	it('a Duplicate Key: a corrected row with the same key counts as the row already sent', async () => {
