@@ -362,9 +362,8 @@ export class DuplicateProtection {
 	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
 	private worthAClaim(): boolean {
 		const left = this.unclaimed.length;
-		if (left === 0) return false;
 		const free = this.claimLimit - this.outstanding;
-		return free >= Math.min(this.pace.slotsWorthAClaim, left);
+		return left > 0 && free >= Math.min(this.pace.slotsWorthAClaim, left);
 	}
 
 	/** Woken at the next answer or claim: workers without a claimed row wait for one. */
