@@ -22,18 +22,9 @@ import {
 } from './fields';
 import { ClaimPace } from './claimPace';
 import { lockFailureOf } from './lock';
-import {
-	keepNewest,
-	LostWrite,
-	rowIdentity,
-	SentRecord,
-	type AcceptedRow,
-	type RowState,
-} from './record';
+import { keepNewest, LostWrite, rowIdentity, SentRecord, type RowState } from './record';
 
 export * from './fields';
-export { lockFailureOf } from './lock';
-export { MAX_KEPT_IDS } from './record';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
 
@@ -88,7 +79,8 @@ export class DuplicateProtection {
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
 	private readonly claimed = new Set<string>();
 
-	private acceptedSinceClaim: Array<AcceptedRow & { itemIndex: number }> = [];
+	/** Rows the service accepted since the last claim (which records them): their item and ID. */
+	private acceptedSinceClaim: Array<{ identity: string; id?: string; itemIndex: number }> = [];
 
 	/** The rows to send not claimed yet, in order. */
 	private readonly unclaimed: number[] = [];
