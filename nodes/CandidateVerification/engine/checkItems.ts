@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { DuplicateProtection } from './duplicateProtection';
-import { DUPLICATE_KEY, ID_FOUND } from './duplicateProtection';
+import { DUPLICATE_KEY, DUPLICATE_MODES, ID_FOUND } from './duplicateProtection';
 import { ExpressionBatch } from './expressions';
 import { ItemInput, problemLine, type Problem } from './itemInput';
 import type { OperationDefinition, PreparedRequest } from './operation';
@@ -73,12 +73,13 @@ export async function checkAllItems(
 		}
 		const input = new ItemInput(context, itemIndex, item, timezone, batch, credentials);
 		const prepared = operation.build(input);
-		const duplicateKey = protection?.readsDuplicateKey
+		const duplicateKey = protection
 			? input.optionalText('Duplicate Key', input.param(DUPLICATE_KEY, 'Duplicate Key', ''))
 			: undefined;
-		const idFound = protection?.readsIdFound
-			? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
-			: undefined;
+		const idFound =
+			protection?.mode === DUPLICATE_MODES.recordAsSent
+				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
+				: undefined;
 		input.settle();
 		checked.push({ prepared, duplicateKey, idFound, problems: input.problems });
 	}
@@ -88,4 +89,3 @@ export async function checkAllItems(
 	);
 	return checked;
 }
-

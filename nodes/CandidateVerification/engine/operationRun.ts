@@ -23,7 +23,7 @@ import {
 import { discardBody, followRedirects } from '../transport/redirects';
 import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
 import type { CheckedItem } from './checkItems';
-import { DUPLICATE_MODES, type DuplicateProtection, type ProtectedRun } from './duplicateProtection';
+import { DUPLICATE_MODES, type DuplicateProtection } from './duplicateProtection';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import type { RunSettings } from './requestOptions';
 
@@ -95,7 +95,7 @@ function retryDelay(settings: RunSettings, attempt: number, response?: IN8nHttpF
 }
 
 /** The sending half of one run: requests, retries, what was accepted and what failed. */
-export class OperationRun implements ProtectedRun {
+export class OperationRun {
 	readonly memory: AcceptedMemory;
 
 	readonly outputs: INodeExecutionData[][] = [];
@@ -153,23 +153,18 @@ export class OperationRun implements ProtectedRun {
 		};
 	}
 
+	/** The service certainly did not act on the item's request (a clear refusal). */
 	refused(itemIndex: number): boolean {
 		const failure = this.failures.get(itemIndex);
 		return failure !== undefined && !failure.answerLost && !failure.heldInDoubt;
 	}
 
+	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
 	answerLost(itemIndex: number): boolean {
 		return this.failures.get(itemIndex)?.answerLost === true;
 	}
 
-	setOutput(itemIndex: number, output: INodeExecutionData[]): void {
-		this.outputs[itemIndex] = output;
-	}
-
-	preparedOf(itemIndex: number): PreparedRequest {
-		return this.checked[itemIndex].prepared!;
-	}
-
+	/** The run stops as at a failure at the service (On Error → Stop). */
 	stopWith(itemIndex: number, error: NodeOperationError): void {
 		this.failures.set(itemIndex, { error, answerLost: false, heldInDoubt: true });
 	}
@@ -183,7 +178,8 @@ export class OperationRun implements ProtectedRun {
 
 	get stopped(): boolean {
 		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
-		return stopOnFailure || this.abortSignal?.aborted === true || this.protection?.halted === true;
+		const halted = this.protection?.storeFailure !== undefined;
+		return stopOnFailure || this.abortSignal?.aborted === true || halted;
 	}
 
 	/** With On Error → Continue: the item n8n routes to the error output. */
@@ -417,9 +413,7 @@ export class OperationRun implements ProtectedRun {
 			return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
 		}
 		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
-		const protectedRun =
-			this.protection !== undefined && this.protection.mode !== DUPLICATE_MODES.sendAgain;
-		if (protectedRun) {
+		if (this.protection && this.protection.mode !== DUPLICATE_MODES.sendAgain) {
 			const inDoubt = answersLost || [...this.failures.values()].some((f) => f.heldInDoubt);
 			return inDoubt
 				? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'

@@ -59,20 +59,19 @@ export async function runOperation(
 	});
 
 	if (protection?.mode === DUPLICATE_MODES.recordAsSent) {
-		await protection.recordAsSent(checked, outputs, toSend);
+		await protection.recordAsSent(toSend);
 		return [outputs.flat()];
 	}
-	if (protection) toSend = protection.firstOfEachRow(toSend, checked);
+	if (protection) toSend = protection.firstOfEachRow(toSend);
 	run.protection = protection;
 
 	await run.sendAll(toSend, items);
 	await protection?.settle();
 
-	if (protection?.halted) {
+	if (protection?.storeFailure !== undefined) {
+		const { skipped, notClaimed } = protection;
 		const notSent = toSend.filter(
-			(index) =>
-				!run.started.has(index) &&
-				(!protection.skipped.has(index) || protection.notClaimed.has(index)),
+			(index) => !run.started.has(index) && (!skipped.has(index) || notClaimed.has(index)),
 		);
 		const error = protection.storeError(notSent);
 		if (!continueOnFail) {

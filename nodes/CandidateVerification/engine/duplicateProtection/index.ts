@@ -2,13 +2,13 @@ import type {
 	DeduplicationHelperFunctions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../helpers/constants';
-import type { OperationDefinition, PreparedRequest } from '../operation';
+import type { CheckedItem } from '../checkItems';
+import type { OperationRun } from '../operationRun';
 import {
 	DEFAULT_HISTORY_ROWS,
 	DEFAULT_IN_DOUBT_WAIT_SECONDS,
@@ -22,18 +22,9 @@ import {
 } from './fields';
 import { ClaimPace } from './claimPace';
 import { lockFailureOf } from './lock';
-import {
-	keepNewest,
-	LostWrite,
-	rowIdentity,
-	SentRecord,
-	type AcceptedRow,
-	type RowState,
-} from './record';
+import { keepNewest, LostWrite, rowIdentity, SentRecord, type RowState } from './record';
 
 export * from './fields';
-export { lockFailureOf } from './lock';
-export { MAX_KEPT_IDS } from './record';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
 
@@ -45,39 +36,12 @@ const LONGEST_POLL_MS = 2000;
 /** Rows whose answer this process saw lost: not waited for (nothing is in flight for them). */
 const lostInProcess = new Map<string, true>();
 
-/** What the run (OperationRun) tells the protection and asks of it. */
-export interface ProtectedRun {
-	readonly context: IExecuteFunctions;
-	readonly operation: OperationDefinition;
-	readonly settings: { batchSize: number; concurrency: number; timeout: number; retries: number };
-	readonly continueOnFail: boolean;
-	readonly started: Set<number>;
-	/** The service certainly did not act on the item's request (a clear refusal). */
-	refused(itemIndex: number): boolean;
-	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
-	answerLost(itemIndex: number): boolean;
-	acceptedIdOf(output: INodeExecutionData[] | undefined): string | undefined;
-	errorOutput(
-		error: NodeOperationError,
-		itemIndex: number,
-		extra?: IDataObject,
-	): INodeExecutionData[];
-	setOutput(itemIndex: number, output: INodeExecutionData[]): void;
-	preparedOf(itemIndex: number): PreparedRequest;
-	/** The run stops as at a failure at the service (On Error → Stop). */
-	stopWith(itemIndex: number, error: NodeOperationError): void;
-	readonly stopped: boolean;
-}
+/** The run (OperationRun) the protection is part of: it sends the rows, the protection gates them. */
+export type ProtectedRun = OperationRun;
 
 interface Claimed {
 	states: Map<string, RowState>;
 	doubts: Promise<unknown>;
-}
-
-interface CheckedRow {
-	prepared?: PreparedRequest;
-	duplicateKey?: string;
-	idFound?: string;
 }
 
 /** "item 3", "items 3, 5". */
@@ -115,10 +79,11 @@ export class DuplicateProtection {
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
 	private readonly claimed = new Set<string>();
 
-	private acceptedSinceClaim: AcceptedRow[] = [];
+	/** Rows the service accepted since the last claim (which records them): their item and ID. */
+	private acceptedSinceClaim: Array<{ identity: string; id?: string; itemIndex: number }> = [];
 
 	/** The rows to send not claimed yet, in order. */
-	private unclaimed: number[] = [];
+	private readonly unclaimed: number[] = [];
 
 	/** Per item claimed: its claim's states and, with On Error → Stop, the claim's doubts resolved. */
 	private readonly claimOf = new Map<number, Promise<Claimed>>();
@@ -229,18 +194,8 @@ export class DuplicateProtection {
 		return new DuplicateProtection(run, store, mode, credentials, baseUrl);
 	}
 
-	get readsDuplicateKey(): boolean {
-		return this.mode !== DUPLICATE_MODES.forgetAll && this.mode !== DUPLICATE_MODES.releaseLock;
-	}
-
-	get readsIdFound(): boolean {
-		return this.mode === DUPLICATE_MODES.recordAsSent;
-	}
-
 	/** Forget All, Release Stuck Lock: the node's items pass through. */
-	async runModeWithoutRows(
-		items: INodeExecutionData[],
-	): Promise<INodeExecutionData[][] | undefined> {
+	async runModeWithoutRows(items: INodeExecutionData[]) {
 		if (this.mode === DUPLICATE_MODES.forgetAll) {
 			await this.storeCall(async () => await this.record.forgetAll(), 'clear');
 		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
@@ -253,7 +208,7 @@ export class DuplicateProtection {
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}
 
-	private identityOf({ prepared, duplicateKey }: CheckedRow): string {
+	private identityOf({ prepared, duplicateKey }: CheckedItem): string {
 		const { body, qs, pathParameters } = prepared!;
 		const request = { body, qs, pathParameters };
 		const row = this.run.operation.identity?.(prepared!) ?? request;
@@ -264,19 +219,19 @@ export class DuplicateProtection {
 		return identity;
 	}
 
+	private error(message: string, description: string, itemIndex?: number): NodeOperationError {
+		return new NodeOperationError(this.run.context.getNode(), message, { itemIndex, description });
+	}
+
 	/**
 	 * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
 	 * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing.
 	 */
-	async recordAsSent(
-		checked: CheckedRow[],
-		outputs: INodeExecutionData[][],
-		valid: number[],
-	): Promise<void> {
+	async recordAsSent(valid: number[]): Promise<void> {
 		const rowsOfId = new Map<string, Set<string>>();
 		const rows = valid.map((itemIndex) => {
-			const identity = this.identityOf(checked[itemIndex]);
-			const id = checked[itemIndex].idFound!;
+			const identity = this.identityOf(this.run.checked[itemIndex]);
+			const id = this.run.checked[itemIndex].idFound!;
 			this.identities.set(itemIndex, identity);
 			rowsOfId.set(id, (rowsOfId.get(id) ?? new Set()).add(identity));
 			return { identity, id };
@@ -284,20 +239,17 @@ export class DuplicateProtection {
 		const field = this.run.operation.acceptedIdField!;
 		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
 		if (shared.length > 0) {
-			throw new NodeOperationError(
-				this.run.context.getNode(),
+			throw this.error(
 				`${MODE_NAMES.recordAsSent}: items ${shared.join(', ')} give one ${field} to different rows`,
-				{
-					itemIndex: shared[0],
-					description: `Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
-				},
+				`Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
+				shared[0],
 			);
 		}
 		const states = await this.storeCall(async () => await this.record.recordAsSent(rows), 'record');
 		valid.forEach((itemIndex, position) => {
 			const { identity, id } = rows[position];
 			const json = { [field]: id, recordedAsSent: true };
-			outputs[itemIndex] =
+			this.run.outputs[itemIndex] =
 				states.get(identity) === 'accepted'
 					? this.alreadySentOutput(itemIndex, { recordedAsSent: false })
 					: [{ json, pairedItem: { item: itemIndex } }];
@@ -309,12 +261,9 @@ export class DuplicateProtection {
 			return await work();
 		} catch (caught) {
 			if (lockFailureOf(caught)) throw caught as NodeOperationError;
-			throw new NodeOperationError(
-				this.run.context.getNode(),
+			throw this.error(
 				`Duplicate protection could not ${what === 'clear' ? 'change' : 'write'} n8n’s record of rows sent before`,
-				{
-					description: `${(caught as Error)?.message ?? String(caught)}\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.`,
-				},
+				`${(caught as Error)?.message ?? String(caught)}\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.`,
 			);
 		}
 	}
@@ -323,38 +272,30 @@ export class DuplicateProtection {
 	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
 	 * one is an error (Stop: nothing is sent; Continue: on the error output).
 	 */
-	firstOfEachRow(indexes: number[], checked: CheckedRow[]): number[] {
+	firstOfEachRow(indexes: number[]): number[] {
 		const firstItemOf = new Map<string, number>();
-		const toSend: number[] = [];
 		for (const itemIndex of indexes) {
-			const identity = this.identityOf(checked[itemIndex]);
+			const identity = this.identityOf(this.run.checked[itemIndex]);
 			const first = firstItemOf.get(identity);
-			if (first !== undefined) {
-				const error = this.repeatError(itemIndex, first, checked[itemIndex].duplicateKey);
-				if (!this.run.continueOnFail) throw error;
-				this.run.setOutput(itemIndex, this.run.errorOutput(error, itemIndex));
+			if (first === undefined) {
+				this.identities.set(itemIndex, identity);
+				firstItemOf.set(identity, itemIndex);
+				this.unclaimed.push(itemIndex);
 				continue;
 			}
-			this.identities.set(itemIndex, identity);
-			firstItemOf.set(identity, itemIndex);
-			toSend.push(itemIndex);
-		}
-		this.unclaimed = [...toSend];
-		return toSend;
-	}
-
-	private repeatError(itemIndex: number, first: number, key?: string): NodeOperationError {
-		const what = key === undefined ? 'every field' : 'the Duplicate Key';
-		const todo =
-			key === undefined ? 'map an ID column as the Duplicate Key' : 'give each row its own key';
-		return new NodeOperationError(
-			this.run.context.getNode(),
-			`Item ${itemIndex} has ${what} of item ${first}, so it is the same row: ${todo}`,
-			{
+			const key = this.run.checked[itemIndex].duplicateKey;
+			const what = key === undefined ? 'every field' : 'the Duplicate Key';
+			const todo =
+				key === undefined ? 'map an ID column as the Duplicate Key' : 'give each row its own key';
+			const error = this.error(
+				`Item ${itemIndex} has ${what} of item ${first}, so it is the same row: ${todo}`,
+				`Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
 				itemIndex,
-				description: `Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
-			},
-		);
+			);
+			if (!this.run.continueOnFail) throw error;
+			this.run.outputs[itemIndex] = this.run.errorOutput(error, itemIndex);
+		}
+		return [...this.unclaimed];
 	}
 
 	/** Claims the next `count` rows (one round trip under the lock). */
@@ -363,8 +304,7 @@ export class DuplicateProtection {
 		this.outstanding += rows.length;
 		this.notifyChange();
 		const identities = rows.map((index) => this.identities.get(index)!);
-		const accepted = this.acceptedSinceClaim;
-		this.acceptedSinceClaim = [];
+		const accepted = this.acceptedSinceClaim.splice(0);
 		this.pace.claimStarted();
 		const claim = this.record
 			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain)
@@ -382,8 +322,7 @@ export class DuplicateProtection {
 				const doubts = rows
 					.filter((index) => !this.run.continueOnFail && stateOf(index) === 'inDoubt')
 					.map(async (itemIndex) => {
-						const identity = this.identities.get(itemIndex)!;
-						if (await this.resolveDoubt(identity)) return;
+						if (await this.resolveDoubt(this.identities.get(itemIndex)!)) return;
 						this.run.stopWith(itemIndex, this.inDoubtError(itemIndex));
 					});
 				return { states, doubts: Promise.all(doubts) };
@@ -415,9 +354,8 @@ export class DuplicateProtection {
 	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
 	private worthAClaim(): boolean {
 		const left = this.unclaimed.length;
-		if (left === 0) return false;
 		const free = this.claimLimit - this.outstanding;
-		return free >= Math.min(this.pace.slotsWorthAClaim, left);
+		return left > 0 && free >= Math.min(this.pace.slotsWorthAClaim, left);
 	}
 
 	/** Woken at the next answer or claim: workers without a claimed row wait for one. */
@@ -459,14 +397,14 @@ export class DuplicateProtection {
 		this.skipped.add(itemIndex);
 		const answered = state === 'accepted' || (await this.resolveDoubt(identity));
 		if (answered) {
-			this.run.setOutput(itemIndex, this.alreadySentOutput(itemIndex));
+			this.run.outputs[itemIndex] = this.alreadySentOutput(itemIndex);
 			return false;
 		}
 		const error = this.inDoubtError(itemIndex);
-		this.run.setOutput(
-			itemIndex,
-			this.run.errorOutput(error, itemIndex, { inDoubt: true, description: error.description }),
-		);
+		this.run.outputs[itemIndex] = this.run.errorOutput(error, itemIndex, {
+			inDoubt: true,
+			description: error.description,
+		});
 		if (!this.run.continueOnFail) this.run.stopWith(itemIndex, error);
 		return false;
 	}
@@ -482,21 +420,18 @@ export class DuplicateProtection {
 	 * such rows of the run in one call) up to the node's wait, unless this process saw its answer lost.
 	 */
 	private async resolveDoubt(identity: string): Promise<boolean> {
-		if (!this.doubts.has(identity)) {
+		let doubt = this.doubts.get(identity);
+		if (!doubt) {
 			const waits = this.waitMs > 0 && !lostInProcess.has(this.processKey(identity));
-			this.doubts.set(
-				identity,
-				new Promise<boolean>((resolve) => {
-					if (!waits) return resolve(false);
-					this.waitedFor.add(identity);
-					this.waiting.set(identity, { resolve, deadline: Date.now() + this.waitMs });
-					this.poller ??= this.poll().finally(() => {
-						this.poller = undefined;
-					});
-				}),
-			);
+			doubt = new Promise<boolean>((resolve) => {
+				if (!waits) return resolve(false);
+				this.waitedFor.add(identity);
+				this.waiting.set(identity, { resolve, deadline: Date.now() + this.waitMs });
+				this.poller ??= this.poll().finally(() => (this.poller = undefined));
+			});
+			this.doubts.set(identity, doubt);
 		}
-		return await this.doubts.get(identity)!;
+		return await doubt;
 	}
 
 	answered(itemIndex: number, output: INodeExecutionData[] | undefined): void {
@@ -505,7 +440,7 @@ export class DuplicateProtection {
 		const identity = this.identities.get(itemIndex)!;
 		if (this.run.answerLost(itemIndex)) keepNewest(lostInProcess, this.processKey(identity), true);
 		else if (!this.run.refused(itemIndex) && output?.[0]?.json.error === undefined) {
-			this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(output) });
+			this.acceptedSinceClaim.push({ identity, id: this.run.acceptedIdOf(output), itemIndex });
 		}
 		this.claimAhead();
 		this.notifyChange();
@@ -547,19 +482,12 @@ export class DuplicateProtection {
 			if (!this.claimed.has(identity)) continue;
 			if (!this.run.started.has(itemIndex) || this.run.refused(itemIndex)) released.push(identity);
 		}
-		const accepted = this.acceptedSinceClaim;
-		this.acceptedSinceClaim = [];
+		const accepted = this.acceptedSinceClaim.splice(0);
 		try {
 			await this.record.settle(accepted, released);
 		} catch (caught) {
 			this.storeFailure ??= caught as Error;
-			const itemOf = new Map(
-				[...this.identities].map(([itemIndex, identity]) => [identity, itemIndex]),
-			);
-			this.unrecorded = accepted.map(({ identity, id }) => ({
-				itemIndex: itemOf.get(identity)!,
-				id,
-			}));
+			this.unrecorded = accepted;
 			this.run.context.logger.warn(
 				`Candidate Verification: duplicate protection could not record the outcome of ${accepted.length + released.length} rows: ${(caught as Error)?.message}`,
 			);
@@ -572,11 +500,6 @@ export class DuplicateProtection {
 
 	/** Items never sent because the store failed (their claim failed or never came). */
 	readonly notClaimed = new Set<number>();
-
-	/** The store failed: nothing more is sent. */
-	get halted(): boolean {
-		return this.storeFailure !== undefined;
-	}
 
 	/**
 	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
@@ -601,7 +524,7 @@ export class DuplicateProtection {
 			lines.push(
 				`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input.`,
 			);
-		} else if (this.run.started.size > 0) {
+		} else {
 			lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
 		}
 		if (notSent.length > 0 && this.run.started.size > 0) {
@@ -609,10 +532,9 @@ export class DuplicateProtection {
 				`Not sent: ${itemList(notSent)}. Run again once n8n’s database answers: a later run sends ${notSent.length === 1 ? 'it' : 'them'}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
 			);
 		}
-		return new NodeOperationError(
-			this.run.context.getNode(),
+		return this.error(
 			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-			{ description: lines.join('\n') },
+			lines.join('\n'),
 		);
 	}
 
@@ -626,20 +548,19 @@ export class DuplicateProtection {
 			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
 		];
 		if (notSent.length > 0) lines.push(`Not sent: ${itemList(notSent)}.`);
-		return new NodeOperationError(
-			this.run.context.getNode(),
+		return this.error(
 			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
-			{ description: lines.join('\n') },
+			lines.join('\n'),
 		);
 	}
 
 	private alreadySentOutput(itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
-		const { operation } = this.run;
+		const { operation, checked } = this.run;
 		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
 		const field = operation.acceptedIdField!;
 		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
 		const shaped =
-			'read' in operation.output ? data : operation.output(data, this.run.preparedOf(itemIndex));
+			'read' in operation.output ? data : operation.output(data, checked[itemIndex].prepared!);
 		const json: IDataObject = {
 			...(Array.isArray(shaped) ? shaped[0] : shaped),
 			alreadySent: true,
@@ -657,12 +578,11 @@ export class DuplicateProtection {
 	/** Where the user can see whether the service has the row. */
 	private whereToCheck(itemIndexes: number[]): string {
 		const transactionIds = itemIndexes
-			.map((index) => this.run.preparedOf(index).body?.transactionId)
+			.map((index) => this.run.checked[index].prepared!.body?.transactionId)
 			.filter((id) => typeof id === 'string' && id !== '');
-		if (transactionIds.length === itemIndexes.length) {
-			return `Transaction → Get Status for ${transactionIds.join(', ')} shows whether the check was submitted`;
-		}
-		return 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+		return transactionIds.length === itemIndexes.length
+			? `Transaction → Get Status for ${transactionIds.join(', ')} shows whether the check was submitted`
+			: 'The service’s dashboard lists what it holds (the API cannot list or search them)';
 	}
 
 	/** A row in doubt (sent by an earlier execution that got no answer). */
@@ -679,10 +599,10 @@ export class DuplicateProtection {
 				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
 			);
 		}
-		return new NodeOperationError(
-			this.run.context.getNode(),
+		return this.error(
 			`Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
-			{ itemIndex, description: lines.join('\n') },
+			lines.join('\n'),
+			itemIndex,
 		);
 	}
 

@@ -162,11 +162,8 @@ export class WorkflowLock {
 	private async tryTake(mark: string): Promise<{ taken: boolean; marked: boolean }> {
 		this.calls += 1;
 		try {
-			const added = new Set(
-				(
-					await this.store.checkProcessedAndRecord([LOCK_VALUE, mark], LOCK_SCOPE, LOCK_OPTIONS)
-				).new.map(String),
-			);
+			const call = this.store.checkProcessedAndRecord([LOCK_VALUE, mark], LOCK_SCOPE, LOCK_OPTIONS);
+			const added = new Set((await call).new.map(String));
 			return { taken: added.has(LOCK_VALUE), marked: added.has(mark) };
 		} catch (caught) {
 			if (isUniqueViolation(caught)) return { taken: false, marked: true };
