@@ -73,6 +73,21 @@ function acceptingService(
 	return requests;
 }
 
+/**
+ * Six rows, one request at a time: claims of 2 rows, then 1 as each answer frees the slot; the
+ * third claim fails (the store), the settle works.
+ */
+async function thirdClaimFails(extra: Partial<Parameters<typeof runActionNode>[0]> = {}) {
+	const store = new DeduplicationStore();
+	const requests = acceptingService(6);
+	const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
+	let claims = 0;
+	store.failWhen = (scope, values) =>
+		scope === 'node' && values?.some((value) => value.startsWith('s:')) === true && ++claims === 3;
+	const result = await runRows(6, oneInFlight, store, extra);
+	return { store, requests, result, oneInFlight };
+}
+
 describe('Duplicate protection across executions', () => {
 	enableMockedNetwork();
 
@@ -684,16 +699,7 @@ describe('Duplicate protection across executions', () => {
 	});
 
 	it('the store fails at a later claim: the rows accepted before are recorded (the error says so), the rest are not sent; a later run sends only those', async () => {
-		const store = new DeduplicationStore();
-		const requests = acceptingService(6);
-		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
-		// Claims of 2 rows, then 1 as each answer frees the slot: the third claim fails, the settle works.
-		let claims = 0;
-		store.failWhen = (scope, values) =>
-			scope === 'node' &&
-			values?.some((value) => value.startsWith('s:')) === true &&
-			++claims === 3;
-		const result = await runRows(6, oneInFlight, store);
+		const { store, requests, result, oneInFlight } = await thirdClaimFails();
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
 		expect(result.error?.message).toBe(
@@ -721,15 +727,7 @@ describe('Duplicate protection across executions', () => {
 	});
 
 	it('the store fails at a later claim with On Error → Continue: the items not sent go to the error output with the error and its advice', async () => {
-		const store = new DeduplicationStore();
-		const requests = acceptingService(6);
-		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
-		let claims = 0;
-		store.failWhen = (scope, values) =>
-			scope === 'node' &&
-			values?.some((value) => value.startsWith('s:')) === true &&
-			++claims === 3;
-		const result = await runRows(6, oneInFlight, store, { continueOnFail: true });
+		const { requests, result } = await thirdClaimFails({ continueOnFail: true });
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
 		expect(result.error).toBeUndefined();
