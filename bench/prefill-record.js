@@ -22,13 +22,12 @@ const hashes = [
 	...Array.from({ length: 2 * Number(rows) }, () => md5(randomBytes(16))),
 ];
 const value = JSON.stringify({ mode: 'entries', data: hashes });
-// BENCH_FORMER_ROWS_GONE=1: the workflow's static data says the node's 0.3.x rows were trimmed
-// (engine/duplicateProtection/record.ts, FORMER_ROWS_KEY); otherwise it says nothing.
-const staticData = JSON.stringify(
-	process.env.BENCH_FORMER_ROWS_GONE === '1'
-		? { global: { candidateVerificationFormerRows: { [nodeId]: 'gone' } } }
-		: {},
-);
+// BENCH_FORMER_ROWS_GONE=1: the workflow's static data is set to say the node's 0.3.x rows were
+// trimmed (engine/duplicateProtection/record.ts, FORMER_ROWS_KEY); otherwise it is left as it is.
+const formerRowsGone = process.env.BENCH_FORMER_ROWS_GONE === '1';
+const staticData = JSON.stringify({
+	global: { candidateVerificationFormerRows: { [nodeId]: 'gone' } },
+});
 const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
 
 async function postgres() {
@@ -49,10 +48,12 @@ async function postgres() {
 		'INSERT INTO processed_data ("workflowId", context, value, "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $4)',
 		[workflowId, context, value, now],
 	);
-	await client.query('UPDATE workflow_entity SET "staticData" = $1 WHERE id = $2', [
-		staticData,
-		workflowId,
-	]);
+	if (formerRowsGone) {
+		await client.query('UPDATE workflow_entity SET "staticData" = $1 WHERE id = $2', [
+			staticData,
+			workflowId,
+		]);
+	}
 	await client.end();
 }
 
@@ -74,7 +75,9 @@ function sqlite() {
 			'INSERT INTO processed_data (workflowId, context, value, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)',
 			[workflowId, context, value, now, now],
 		);
-		await run('UPDATE workflow_entity SET staticData = ? WHERE id = ?', [staticData, workflowId]);
+		if (formerRowsGone) {
+			await run('UPDATE workflow_entity SET staticData = ? WHERE id = ?', [staticData, workflowId]);
+		}
 		await new Promise((resolve) => db.close(resolve));
 	})();
 }
