@@ -66,6 +66,8 @@ const SECOND_PASS_AT_ONCE = 4;
 const PAIRS = 10;
 const CANDIDATE_PATH = '/diy-candidate';
 const IN_DOUBT_MESSAGE = /^Item (\d+) was sent by an earlier execution that got no answer/;
+/** An item in doubt on the error output: held from an earlier execution, or its own answer lost. */
+const IN_DOUBT_ON_ERROR_OUTPUT = /^Item \d+ was sent by an earlier execution that got no answer|Duplicate protection holds this row as in doubt/;
 const DOWNLOAD_WORKFLOW = 'cvQueueDownload1';
 const HEADER_WEBHOOK_WORKFLOW = 'cvQueueHeaderWh1';
 const BATCHES = 10;
@@ -313,7 +315,8 @@ function createOutcomes(execution) {
 	}
 	return items.map(({ json, pairedItem }) => ({
 		row: Array.isArray(pairedItem) ? pairedItem[0]?.item : pairedItem?.item,
-		kind: json.inDoubt ? 'in doubt' : json.alreadySent ? 'already sent' : json.error ? 'failed' : json.transactionId ? 'sent' : 'no ID',
+		// On the error output an item in doubt says so in its error (n8n passes only `error` there).
+		kind: json.inDoubt || IN_DOUBT_ON_ERROR_OUTPUT.test(json.error) ? 'in doubt' : json.alreadySent ? 'already sent' : json.error ? 'failed' : json.transactionId ? 'sent' : 'no ID',
 		transactionId: json.transactionId,
 		message: json.error,
 		json,

@@ -361,7 +361,8 @@ async function stoppedRunCheck() {
 		const rerun = await runWorkflow(STOP_WORKFLOW);
 		const perName = await candidatesNamed(names);
 		const items = (nodeRun(rerun, 'Create Candidates').data?.main ?? []).flat().filter(Boolean).map((item) => item.json);
-		const inDoubt = items.filter((json) => json.inDoubt === true && STOP_IN_DOUBT_MESSAGE.test(json.error || ''));
+		// On the error output (Continue (using error output)) n8n passes only `error`: its text says in doubt.
+		const inDoubt = items.filter((json) => STOP_IN_DOUBT_MESSAGE.test(json.error || ''));
 		// A row whose answer the node still recorded after the stop may say alreadySent, with its ID.
 		const alreadySent = items.filter((json) => json.alreadySent === true && json.transactionId);
 		const twice = perName.filter((n) => n > 1).length;

@@ -21,6 +21,12 @@ import {
 
 export const NODE_NAME = 'Candidate Verification';
 
+const ON_ERROR = {
+	false: 'stopWorkflow',
+	true: 'continueRegularOutput',
+	errorOutput: 'continueErrorOutput',
+} as const satisfies Record<string, INode['onError']>;
+
 /** Every run is an execution of its own unless a test says otherwise. */
 let executions = 0;
 
@@ -28,7 +34,11 @@ export interface RunOptions {
 	/** Items the node receives, as a spreadsheet row or an ATS record would arrive. */
 	items?: IDataObject[];
 	parameters: INodeParameters;
-	continueOnFail?: boolean;
+	/**
+	 * Settings → On Error: true is Continue (the error items on the one output), 'errorOutput' is
+	 * Continue (using error output); Stop Workflow when not given.
+	 */
+	continueOnFail?: boolean | 'errorOutput';
 	/** Settings → Execute Once: n8n runs the node on the first item only. */
 	executeOnce?: boolean;
 	credentials?: ICredentialDataDecryptedObject;
@@ -61,6 +71,8 @@ export interface NodeRunResult {
 	task: ITaskData;
 	/** Output items of the node under test (main output 0). */
 	items: INodeExecutionData[];
+	/** Items n8n routed to the error output (On Error → Continue (using error output)). */
+	errorItems: INodeExecutionData[];
 	/** The error the node failed with, when it failed. */
 	error: ITaskData['error'];
 }
@@ -94,7 +106,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 					name: 'Candidate Verification',
 				},
 			},
-			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+			onError: ON_ERROR[String(options.continueOnFail ?? false) as keyof typeof ON_ERROR],
 			...(options.executeOnce ? { executeOnce: true } : {}),
 			...(options.retryOnFail
 				? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: 0 }
@@ -138,7 +150,8 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			`the node did not run: ${JSON.stringify(run.data.resultData.error ?? run.data.resultData)}`,
 		);
 	}
-	return { run, task, items: task.data?.main?.[0] ?? [], error: task.error };
+	const [items = [], errorItems = []] = task.data?.main ?? [];
+	return { run, task, items: items ?? [], errorItems: errorItems ?? [], error: task.error };
 }
 
 /** The JSON of each output item, the way a next node sees it. */

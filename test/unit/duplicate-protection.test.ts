@@ -256,6 +256,40 @@ describe('Duplicate protection across executions', () => {
 		expect(created).toEqual({ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' });
 	});
 
+	it('with On Error = Continue (using error output), the answer lost and the row in doubt leave on the error output, their advice in the error; the row sent on the success output', async () => {
+		const store = new DeduplicationStore();
+		const { scope, requests } = mockService();
+		const timeout = failRequest(1, { code: 'ETIMEDOUT', message: 'timeout of 60000ms exceeded' });
+		const first = await runRows(1, createProfile, store, { continueOnFail: 'errorOutput' });
+		scope
+			.post(CANDIDATE_PATH)
+			.reply(200, (_uri, body) => success({ transactionId: `TXN-${numberOf(body)}` }));
+		const again = await runRows(2, createProfile, store, { continueOnFail: 'errorOutput' });
+		timeout.mockRestore();
+
+		// n8n routes an item to the error output only when its JSON is its error alone: the advice
+		// follows the message there, and n8n adds the input row's fields.
+		expect(first.items).toEqual([]);
+		expect(first.errorItems.map(({ json }) => json)).toEqual([
+			{
+				...rows(1)[0],
+				error: `Add a candidate to a form failed: the Candidate Verification Service did not answer within 60 s\n${PROFILE_LOST_ANSWER_ADVICE}`,
+			},
+		]);
+		expect(sentNames(requests)).toEqual(['Candidate 1']);
+		expect(outputJson(again)).toEqual([
+			{ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' },
+		]);
+		expect(again.errorItems.map(({ json }) => json)).toEqual([
+			{
+				...rows(1)[0],
+				error: expect.stringMatching(
+					/^Item 0 was sent by an earlier execution that got no answer: the service may have created it\n.*If the service has it: run only this row \(item 0\) with Duplicate Protection → Record Rows as Sent/s,
+				),
+			},
+		]);
+	});
+
 	it('a refusal releases the row (the service did not act): the next execution sends it', async () => {
 		const store = new DeduplicationStore();
 		let refuse = true;
@@ -748,6 +782,29 @@ describe('Duplicate protection across executions', () => {
 			].join('\n'),
 		};
 		expect(outputJson(result).slice(3)).toEqual([notSent, notSent, notSent]);
+	});
+
+	it('the same with On Error → Continue (using error output): the items not sent leave on the error output, the rows sent on the success output', async () => {
+		const { result } = await thirdClaimFails({ continueOnFail: 'errorOutput' });
+
+		expect(outputJson(result).map((json) => json.transactionId)).toEqual([
+			'TXN-0',
+			'TXN-1',
+			'TXN-2',
+		]);
+		expect(result.errorItems.map(({ json }) => json)).toEqual(
+			rows(6)
+				.slice(3)
+				.map((row) => ({
+					...row,
+					error: [
+						'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+						'SQLITE_BUSY: database is locked',
+						'The rows the service accepted in this run are recorded: a later run skips them.',
+						'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
+					].join('\n'),
+				})),
+		);
 	});
 
 	it('the store fails at a later claim and when recording the outcome: the error names the accepted rows with their IDs and how to record them', async () => {

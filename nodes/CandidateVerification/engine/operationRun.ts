@@ -182,9 +182,17 @@ export class OperationRun {
 		return stopOnFailure || this.abortSignal?.aborted === true || halted;
 	}
 
-	/** With On Error → Continue: the item n8n routes to the error output. */
+	/**
+	 * With On Error → Continue: the item n8n routes to the error output. n8n (1.x and 2.x) routes an
+	 * item there only when its JSON is its error alone: on that output the advice follows the message
+	 * in `error`, and the other fields (inDoubt) stay on the regular output's items.
+	 */
 	errorOutput(error: NodeError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
-		return [{ json: { error: error.message, ...extra }, pairedItem: { item: itemIndex } }];
+		const json =
+			this.context.getNode().onError === 'continueErrorOutput'
+				? { error: [error.message, extra.description].filter(Boolean).join('\n') }
+				: { error: error.message, ...extra };
+		return [{ json, pairedItem: { item: itemIndex } }];
 	}
 
 	/** Sends the items batch by batch, at most `concurrency` at once, until done or stopped. */
