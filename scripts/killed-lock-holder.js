@@ -157,13 +157,17 @@ async function candidatesPerName() {
 		if (t.candidate) per[t.candidate.name] = (per[t.candidate.name] || 0) + 1;
 	return rowNames(ROWS).map((name) => per[name] || 0);
 }
+/** In doubt: `inDoubt`, or on the error output (where n8n passes only `error`) its text. */
+const inDoubt = (json) =>
+	json.inDoubt === true ||
+	/^Item \d+ was sent by an earlier execution that got no answer/.test(json.error ?? '');
 function outcomes(execution) {
 	const run = (execution.data.resultData.runData['Create Profile'] || [])[0];
 	return (run?.data?.main ?? [])
 		.flat()
 		.filter(Boolean)
 		.map(({ json }) =>
-			json.inDoubt
+			inDoubt(json)
 				? 'in doubt'
 				: json.alreadySent
 					? 'alreadySent'
@@ -344,8 +348,12 @@ async function recover() {
 			(rerun.data.resultData.runData['Create Profile']?.[0]?.data?.main ?? [])
 				.flat()
 				.filter(Boolean)
-				.filter(({ json }) => json.inDoubt)
-				.map(({ json }) => String(json.error).replace(/^Item \d+/, 'Item N')),
+				.filter(({ json }) => inDoubt(json))
+				.map(({ json }) =>
+					String(json.error)
+						.split('\n')[0]
+						.replace(/^Item \d+/, 'Item N'),
+				),
 		),
 	];
 	run.recover.rerun = {
