@@ -14,22 +14,15 @@ source test/counting.sh
 # `none` skips it).
 CV_COMPAT_N8N_VERSION=${CV_COMPAT_N8N_VERSION:-1.123.81}
 
-# Both n8n releases (the e2e suites' and the compat one) are provisioned in the background from the
-# start (npm installs and native builds of minutes on a cold machine), each into its cache folder, while
-# the build and the unit tests run. Each suite waits for its release (provision-n8n.sh's lock per
-# release) and provisions it again if that failed (the logs: $LOGS/provision-*.log).
-provisioning=()
-provision_in_background() { # <log name> <command…>
-	setsid "${@:2}" >"$LOGS/$1.log" 2>&1 </dev/null &
-	provisioning+=("$!")
-}
-if [ "${SKIP_E2E:-0}" != 1 ]; then
-	provision_in_background provision-e2e bash test/e2e/provision-n8n.sh
-	if [ "$CV_COMPAT_N8N_VERSION" != none ]; then
-		provision_in_background provision-compat bash scripts/compat-e2e.sh --provision-only "$CV_COMPAT_N8N_VERSION"
-	fi
-	# Interrupted: the provisionings (npm and its children) stop too.
-	trap 'for pid in "${provisioning[@]}"; do kill -- "-$pid" 2>/dev/null; done' EXIT
+# The compat release is provisioned in the background from the start (an npm install and a native build
+# of minutes on a cold machine), into its cache; the compat suite waits for it (provision-n8n.sh's lock
+# per release) and provisions again if it failed (its log: $LOGS/provision-compat.log).
+compat_provision_pid=
+if [ "${SKIP_E2E:-0}" != 1 ] && [ "$CV_COMPAT_N8N_VERSION" != none ]; then
+	setsid bash scripts/compat-e2e.sh --provision-only "$CV_COMPAT_N8N_VERSION" >"$LOGS/provision-compat.log" 2>&1 </dev/null &
+	compat_provision_pid=$!
+	# Interrupted: the provisioning (npm and its children) stops too.
+	trap 'kill -- "-$compat_provision_pid" 2>/dev/null' EXIT
 fi
 
 check build npm run --silent build
