@@ -14,15 +14,19 @@ source test/counting.sh
 # `none` skips it).
 CV_COMPAT_N8N_VERSION=${CV_COMPAT_N8N_VERSION:-1.123.81}
 
-# The compat release is provisioned in the background from the start (an npm install and a native build
-# of minutes on a cold machine), into its cache; the compat suite waits for it (provision-n8n.sh's lock
-# per release) and provisions again if it failed (its log: $LOGS/provision-compat.log).
-compat_provision_pid=
-if [ "${SKIP_E2E:-0}" != 1 ] && [ "$CV_COMPAT_N8N_VERSION" != none ]; then
-	setsid bash scripts/compat-e2e.sh --provision-only "$CV_COMPAT_N8N_VERSION" >"$LOGS/provision-compat.log" 2>&1 </dev/null &
-	compat_provision_pid=$!
+# Both n8n releases are provisioned in the background from the start (npm installs and native builds
+# of minutes on a cold machine), one after the other: the e2e suites' release first, while the build and
+# the unit tests run, then the compat release while the e2e suite runs (two installs at once share the
+# download and finish no sooner). Each suite waits for its release (provision-n8n.sh's lock per release)
+# and provisions it again if that failed (logs: $LOGS/provision-e2e.log, $LOGS/provision-compat.log).
+provision_pid=
+if [ "${SKIP_E2E:-0}" != 1 ]; then
+	setsid bash -c 'bash test/e2e/provision-n8n.sh >"$1/provision-e2e.log" 2>&1
+		[ "$2" = none ] || bash scripts/compat-e2e.sh --provision-only "$2" >"$1/provision-compat.log" 2>&1' \
+		provision "$LOGS" "$CV_COMPAT_N8N_VERSION" </dev/null &
+	provision_pid=$!
 	# Interrupted: the provisioning (npm and its children) stops too.
-	trap 'kill -- "-$compat_provision_pid" 2>/dev/null' EXIT
+	trap 'kill -- "-$provision_pid" 2>/dev/null' EXIT
 fi
 
 check build npm run --silent build
