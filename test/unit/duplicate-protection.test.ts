@@ -6,10 +6,12 @@ import { CandidateVerification } from '../../nodes/CandidateVerification/Candida
 import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { failRequest } from '../harness/fail-request';
+import { otherProcess } from '../harness/other-process';
 import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+
 
 /**
  * Duplicate protection across executions: rows a node sent in an earlier execution (of the same
@@ -522,6 +524,26 @@ describe('Duplicate protection across executions', () => {
 				),
 			},
 		]);
+	});
+
+	it('reading the kept IDs adds nothing to the static data: rows sent by another process, whose IDs it never kept here, come back alreadySent and the static data keeps no section of this node', async () => {
+		const store = new DeduplicationStore();
+		acceptingService(2);
+		await runRows(2, createProfile, store, NEW_NODE);
+		const staticData: IDataObject = {};
+
+		const again = await otherProcess()({
+			items: rows(2),
+			parameters: createProfile,
+			deduplicationStore: store,
+			staticData,
+			...NEW_NODE,
+		});
+		expect(outputJson(again).map((json) => [json.alreadySent, json.idKnown])).toEqual([
+			[true, false],
+			[true, false],
+		]);
+		expect(staticData.global).toEqual({});
 	});
 
 	it('keeps no personal data: n8n stores hashes, the static data hashes, times and transaction IDs', async () => {

@@ -309,7 +309,7 @@ export class SentRecord {
 		const saved =
 			idsInProcess.get(this.processKey + identity) ??
 			this.both(identity)
-				.map((each) => this.keptIds()?.[each] ?? this.keptIds(true)?.[each])
+				.map((each) => this.keptIds()?.[each] ?? this.legacyKeptIds()?.[each])
 				.find(Array.isArray);
 		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
 		return [undefined, null, ''].includes(saved[1])
@@ -321,7 +321,7 @@ export class SentRecord {
 	private keepIds(rows: AcceptedRow[]): void {
 		if (rows.length === 0) return;
 		const sentAt = new Date().toISOString();
-		const kept = this.keptIds();
+		const kept = this.keptIds(true);
 		for (const { identity, id } of rows) {
 			const saved = id === undefined ? [sentAt] : [sentAt, id];
 			keepNewest(idsInProcess, this.processKey + identity, saved);
@@ -336,37 +336,45 @@ export class SentRecord {
 	/**
 	 * The workflow's static data, per node ID (a rename keeps it): hash → [sent at, ID] for the
 	 * newest MAX_KEPT_IDS rows. n8n saves it after production and retry executions only, whole, when
-	 * the execution ends: a later execution sees it when it starts after that one ended. `legacy`:
-	 * where 0.2.0 kept them, only read.
+	 * the execution ends: a later execution sees it when it starts after that one ended. `toWrite`:
+	 * the node’s section is made where it is missing (a read adds none).
 	 */
-	private keptIds(legacy = false): IDataObject | undefined {
-		if (legacy) return this.staticData('node')?.[LEGACY_STATIC_DATA_KEY];
-		const perNode = this.staticData()?.[STATIC_DATA_KEY];
-		return perNode && ((perNode[this.context.getNode().id] ??= {}) as IDataObject);
+	private keptIds(toWrite = false): IDataObject | undefined {
+		const perNode = this.globalSection(STATIC_DATA_KEY, toWrite);
+		const nodeId = this.context.getNode().id;
+		if (perNode && toWrite) perNode[nodeId] ??= {};
+		return perNode?.[nodeId] as IDataObject | undefined;
 	}
 
-	/** The workflow's static data (each key's section made), or undefined where the run has none. */
-	private staticData(
-		type: 'global' | 'node' = 'global',
-		key = STATIC_DATA_KEY,
-	): Record<string, IDataObject> | undefined {
+	/** Where 0.2.0 kept the IDs, only read (n8n makes the node's section when it is first read). */
+	private legacyKeptIds(): IDataObject | undefined {
+		return this.staticData('node')?.[LEGACY_STATIC_DATA_KEY];
+	}
+
+	/** The workflow's static data, or undefined where the run has none. */
+	private staticData(type: 'global' | 'node'): Record<string, IDataObject> | undefined {
 		try {
-			const staticData = this.context.getWorkflowStaticData(type);
-			if (type === 'global') staticData[key] ??= {};
-			return staticData as Record<string, IDataObject>;
+			return this.context.getWorkflowStaticData(type) as Record<string, IDataObject>;
 		} catch {
 			return undefined;
 		}
 	}
 
+	/** A section of the workflow-wide static data; `toWrite`: made where it is missing. */
+	private globalSection(key: string, toWrite = false): IDataObject | undefined {
+		const staticData = this.staticData('global');
+		if (staticData && toWrite) staticData[key] ??= {};
+		return staticData?.[key];
+	}
+
 	/** Whether the node's record may still hold 0.3.x rows (see FORMER_ROWS_MARK). */
 	get mayHoldFormerRows(): boolean {
-		return this.staticData()?.[FORMER_ROWS_KEY]?.[this.context.getNode().id] !== 'gone';
+		return this.globalSection(FORMER_ROWS_KEY)?.[this.context.getNode().id] !== 'gone';
 	}
 
 	/** After a claim that carried the mark: a mark seen before and missing now was trimmed. */
 	private learnFormerRows(markMissing: boolean): void {
-		const known = this.staticData('global', FORMER_ROWS_KEY)?.[FORMER_ROWS_KEY];
+		const known = this.globalSection(FORMER_ROWS_KEY, true);
 		const nodeId = this.context.getNode().id;
 		if (known && known[nodeId] !== 'gone') {
 			known[nodeId] = markMissing && known[nodeId] === 'marked' ? 'gone' : 'marked';
