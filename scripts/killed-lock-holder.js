@@ -27,6 +27,7 @@ const path = require('node:path');
 
 const { N8nClient, sleep } = require('../test/e2e/n8n-client');
 const { sandboxClient } = require('../test/e2e/sandbox-client');
+const { isInDoubt } = require('../test/e2e/in-doubt');
 
 const env = process.env;
 const RUN_DIR = env.CV_RUN_DIR;
@@ -157,17 +158,13 @@ async function candidatesPerName() {
 		if (t.candidate) per[t.candidate.name] = (per[t.candidate.name] || 0) + 1;
 	return rowNames(ROWS).map((name) => per[name] || 0);
 }
-/** In doubt: `inDoubt`, or on the error output (where n8n passes only `error`) its text. */
-const inDoubt = (json) =>
-	json.inDoubt === true ||
-	/^Item \d+ was sent by an earlier execution that got no answer/.test(json.error ?? '');
 function outcomes(execution) {
 	const run = (execution.data.resultData.runData['Create Profile'] || [])[0];
 	return (run?.data?.main ?? [])
 		.flat()
 		.filter(Boolean)
 		.map(({ json }) =>
-			inDoubt(json)
+			isInDoubt(json)
 				? 'in doubt'
 				: json.alreadySent
 					? 'alreadySent'
@@ -348,7 +345,7 @@ async function recover() {
 			(rerun.data.resultData.runData['Create Profile']?.[0]?.data?.main ?? [])
 				.flat()
 				.filter(Boolean)
-				.filter(({ json }) => inDoubt(json))
+				.filter(({ json }) => isInDoubt(json))
 				.map(({ json }) =>
 					String(json.error)
 						.split('\n')[0]

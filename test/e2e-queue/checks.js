@@ -34,6 +34,7 @@ const path = require('node:path');
 const { createChecklist } = require('../e2e/checklist');
 const { N8nClient, sleep } = require('../e2e/n8n-client');
 const { sandboxClient } = require('../e2e/sandbox-client');
+const { HELD_IN_DOUBT, isInDoubt } = require('../e2e/in-doubt');
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -65,9 +66,6 @@ const CONCURRENT_ROWS = 40;
 const SECOND_PASS_AT_ONCE = 4;
 const PAIRS = 10;
 const CANDIDATE_PATH = '/diy-candidate';
-const IN_DOUBT_MESSAGE = /^Item (\d+) was sent by an earlier execution that got no answer/;
-/** An item in doubt on the error output: held from an earlier execution, or its own answer lost. */
-const IN_DOUBT_ON_ERROR_OUTPUT = /^Item \d+ was sent by an earlier execution that got no answer|Duplicate protection holds this row as in doubt/;
 const DOWNLOAD_WORKFLOW = 'cvQueueDownload1';
 const HEADER_WEBHOOK_WORKFLOW = 'cvQueueHeaderWh1';
 const BATCHES = 10;
@@ -311,12 +309,12 @@ function createOutcomes(execution) {
 	const items = (run?.data?.main ?? []).flat().filter(Boolean);
 	if (items.length === 0) {
 		const message = execution.data.resultData.error?.message ?? run?.error?.message ?? `status ${execution.status}, no output`;
-		return [{ kind: IN_DOUBT_MESSAGE.test(message) ? 'in doubt' : 'failed', message }];
+		return [{ kind: HELD_IN_DOUBT.test(message) ? 'in doubt' : 'failed', message }];
 	}
 	return items.map(({ json, pairedItem }) => ({
 		row: Array.isArray(pairedItem) ? pairedItem[0]?.item : pairedItem?.item,
 		// On the error output an item in doubt says so in its error (n8n passes only `error` there).
-		kind: json.inDoubt || IN_DOUBT_ON_ERROR_OUTPUT.test(json.error) ? 'in doubt' : json.alreadySent ? 'already sent' : json.error ? 'failed' : json.transactionId ? 'sent' : 'no ID',
+		kind: isInDoubt(json) ? 'in doubt' : json.alreadySent ? 'already sent' : json.error ? 'failed' : json.transactionId ? 'sent' : 'no ID',
 		transactionId: json.transactionId,
 		message: json.error,
 		json,
@@ -510,7 +508,7 @@ async function postRowsUntilArrived(label, holdMs, formId) {
 
 /** The rows an execution of the 300-row workflow named in doubt (their item numbers). */
 const inDoubtRowsOf = (outcomes) =>
-	new Set(outcomes.filter((o) => o.kind === 'in doubt').map((o) => Number((IN_DOUBT_MESSAGE.exec(o.message || '') || [])[1])));
+	new Set(outcomes.filter((o) => o.kind === 'in doubt').map((o) => Number((HELD_IN_DOUBT.exec(o.message || '') || [])[1])));
 
 /**
  * Phase crash-start: the service acts on every request when it arrives and answers none; 300 rows
@@ -564,7 +562,7 @@ async function crashRerun() {
 		assert.equal(outcomes.length, CRASH_ROWS, `${outcomes.length} output items`);
 		assert.equal(twice, 0, `${twice} candidates exist twice`);
 		assert.ok(inDoubt.length <= CRASH_MAX_IN_DOUBT, `${inDoubt.length} rows in doubt`);
-		assert.ok(inDoubt.every((o) => IN_DOUBT_MESSAGE.test(o.message || '')), `an in-doubt item says "${(inDoubt.find((o) => !IN_DOUBT_MESSAGE.test(o.message || '')) || {}).message}"`);
+		assert.ok(inDoubt.every((o) => HELD_IN_DOUBT.test(o.message || '')), `an in-doubt item says "${(inDoubt.find((o) => !HELD_IN_DOUBT.test(o.message || '')) || {}).message}"`);
 		assert.equal(arrivedNotInDoubt, 0, `${arrivedNotInDoubt} rows that reached the service were not named in doubt`);
 		assert.equal(notInDoubtMissing, 0, `${notInDoubtMissing} rows not in doubt do not exist exactly once`);
 		assert.equal(neverClaimedNotSent, 0, `${neverClaimedNotSent} rows never claimed were not sent by the rerun`);

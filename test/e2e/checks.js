@@ -20,6 +20,7 @@ const http = require('node:http');
 const path = require('node:path');
 
 const { createChecklist } = require('./checklist');
+const { isInDoubt } = require('./in-doubt');
 const { N8nClient, sleep } = require('./n8n-client');
 const { sandboxClient } = require('./sandbox-client');
 
@@ -328,7 +329,6 @@ async function duplicateProtectionChecks() {
 
 const STOP_WORKFLOW = 'cvE2eStopRun0001';
 const STOP_ROWS = 20;
-const STOP_IN_DOUBT_MESSAGE = /^Item (\d+) was sent by an earlier execution that got no answer/;
 
 /**
  * (d) A run stopped by the user (the REST call of the editor's Stop button) while its 20 rows are at a
@@ -362,7 +362,7 @@ async function stoppedRunCheck() {
 		const perName = await candidatesNamed(names);
 		const items = (nodeRun(rerun, 'Create Candidates').data?.main ?? []).flat().filter(Boolean).map((item) => item.json);
 		// On the error output (Continue (using error output)) n8n passes only `error`: its text says in doubt.
-		const inDoubt = items.filter((json) => STOP_IN_DOUBT_MESSAGE.test(json.error || ''));
+		const inDoubt = items.filter(isInDoubt);
 		// A row whose answer the node still recorded after the stop may say alreadySent, with its ID.
 		const alreadySent = items.filter((json) => json.alreadySent === true && json.transactionId);
 		const twice = perName.filter((n) => n > 1).length;

@@ -12,6 +12,9 @@ import { DeduplicationStore } from '../harness/deduplication-store';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
+/** How the end-to-end scripts tell an item in doubt (test/e2e/in-doubt.js). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain script of the e2e suite
+const { isInDoubt } = require('../e2e/in-doubt') as { isInDoubt: (json: IDataObject) => boolean };
 
 /**
  * Duplicate protection across executions: rows a node sent in an earlier execution (of the same
@@ -290,6 +293,10 @@ describe('Duplicate protection across executions', () => {
 				),
 			},
 		]);
+		// The end-to-end scripts count both as in doubt from these texts, and the row sent as not.
+		const errorJson = [...first.errorItems, ...again.errorItems].map(({ json }) => json);
+		expect(errorJson.map(isInDoubt)).toEqual([true, true]);
+		expect(outputJson(again).map(isInDoubt)).toEqual([false]);
 	});
 
 	it('a refusal releases the row (the service did not act): the next execution sends it', async () => {
