@@ -14,6 +14,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/.bench/against-0.3.1}
 OLD_TREE=$(mktemp -d "${TMPDIR:-/tmp}/cv-bench-0.3.1.XXXXXX")
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 cleanup() {
 	git -C "$ROOT" worktree remove --force "$OLD_TREE" 2>/dev/null || rm -rf "$OLD_TREE"
 	git -C "$ROOT" checkout -- bench/results/latest.md bench/results/latest.json
