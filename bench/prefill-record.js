@@ -22,11 +22,12 @@ const hashes = [
 	...Array.from({ length: 2 * Number(rows) }, () => md5(randomBytes(16))),
 ];
 const value = JSON.stringify({ mode: 'entries', data: hashes });
-// BENCH_FORMER_ROWS_GONE=1: the workflow's static data is set to say the node's 0.3.x rows were
-// trimmed (engine/duplicateProtection/record.ts, FORMER_ROWS_KEY); otherwise it is left as it is.
+// BENCH_FORMER_ROWS_GONE=1: the workflow's static data is set to say n8n has trimmed the node's 0.3.x
+// rows and its lookups' values (engine/duplicateProtection/record.ts, PHASE_MARKS); otherwise it is
+// left as it is.
 const formerRowsGone = process.env.BENCH_FORMER_ROWS_GONE === '1';
 const staticData = JSON.stringify({
-	global: { candidateVerificationFormerRows: { [nodeId]: 'gone' } },
+	global: { candidateVerificationFormerRows: { [nodeId]: { phasesEnded: 2, markSeen: false } } },
 });
 const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
 

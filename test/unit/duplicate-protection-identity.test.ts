@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code run by jest, never published: the upgrade test loads 0.3.1's node from git */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -304,8 +305,13 @@ describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 		expect(outputJson(upgraded)).toEqual([alreadySent(0), alreadySent(1), alreadySent(2)]);
 	});
 
-	it('a version 1 node’s lookups under the 0.3.x identity leave nothing behind but the mark: 2 values per row and the mark, the lookups removed by the settle call that removes the tripwire’s values (no call of their own: 3 on the record as on version 2)', async () => {
+	it('a version 1 node’s 0.3.x lookups stay in its record, never removed (n8n scans the whole record for each value it removes): four values a row and the mark, in 3 calls on the record as on version 2, whose removal carries only the tripwire’s values', async () => {
 		const store = new DeduplicationStore();
+		const removed: string[][] = [];
+		store.failRemoveWhen = (scope, values) => {
+			if (scope === 'node') removed.push(values);
+			return false;
+		};
 		acceptingAt(TEST_BASE_URL, 200);
 		const result = await runActionNode({
 			items: candidates(200),
@@ -314,14 +320,16 @@ describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(store.storedValues()).toHaveLength(401);
+		// Per row: its SENT and ACCEPTED, the 0.3.x SENT the lookup did not find and l:.
+		expect(store.storedValues()).toHaveLength(4 * 200 + 1);
 		expect(store.callsByScope).toEqual({ node: 3, workflow: 6 });
+		expect(removed.map((values) => values.map((value) => value.slice(0, 2)))).toEqual([['w:']]);
 	});
 
-	it('once n8n has trimmed the mark out of the record, a version 1 node looks up no 0.3.x row: only the rows’ own values in its claims; until then it does', async () => {
+	it('a version 1 node’s phases: it looks rows up under their 0.3.x identity until n8n has trimmed the first mark; History Size counts four values a row until it has trimmed the second, then two', async () => {
 		const store = new DeduplicationStore();
 		const staticData: IDataObject = {};
-		const formerRows = () =>
+		const phase = () =>
 			((staticData.global as IDataObject).candidateVerificationFormerRows as IDataObject)[NODE_ID];
 		const run = async (from: number, count: number) => {
 			acceptingAt(TEST_BASE_URL, count);
@@ -337,25 +345,88 @@ describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 				staticData,
 			});
 			expect(result.error).toBeUndefined();
-			// The values of its first claim: the 0.3.x lookups (s:), the mark (m:), the rows' own (s:).
+			// The values of its first claim, by kind.
 			return store.recorded[0].map((value) => value.slice(0, 2));
 		};
-		const claimOf = (rows: number, lookups: boolean) => [
-			...Array<string>(lookups ? rows : 0).fill('s:'),
-			...(lookups ? ['m:'] : []),
+		const claimOf = (rows: number, lookups: boolean, mark: boolean) => [
+			...(lookups ? Array<string[]>(rows).fill(['s:', 'l:']).flat() : []),
+			...(mark ? ['m:'] : []),
 			...Array<string>(rows).fill('s:'),
 			'w:',
 		];
+		// History Size 1 and 3 rows claimed ahead (2 requests and a reserve of 1): 4 rows.
+		const rowsKept = (valuesPerRow: number) => 4 * valuesPerRow;
 
-		// The first run records the mark, older than every row after it: the mark is seen.
-		expect(await run(0, 2)).toEqual(claimOf(2, true));
-		expect(formerRows()).toBe('marked');
-		// 20 rows push it out of History Size 1 (and 3 rows claimed ahead): a later claim of the run
-		// misses the mark it saw, trimmed with every older (0.3.x) value.
-		expect((await run(2, 20)).slice(0, 3)).toEqual(['s:', 's:', 's:']);
-		expect(formerRows()).toBe('gone');
-		expect(await run(22, 2)).toEqual(claimOf(2, false));
-		expect(formerRows()).toBe('gone');
+		// The first run records the first mark, older than every row after it: the mark is seen.
+		expect(await run(0, 2)).toEqual(claimOf(2, true, true));
+		expect(phase()).toEqual({ phasesEnded: 0, markSeen: true });
+		// 20 rows push it out: a later claim of the run misses the mark it saw, trimmed with every
+		// older (0.3.x) value. The run keeps its lookups to its end.
+		expect(await run(2, 20)).toEqual(claimOf(3, true, true));
+		expect(phase()).toEqual({ phasesEnded: 1, markSeen: false });
+		expect(store.storedValues().length).toBeGreaterThanOrEqual(rowsKept(4));
+		// No lookups, the second mark; 20 more rows push it out with every lookup value.
+		expect(await run(22, 2)).toEqual(claimOf(2, false, true));
+		expect(phase()).toEqual({ phasesEnded: 1, markSeen: true });
+		expect(await run(24, 20)).toEqual(claimOf(3, false, true));
+		expect(phase()).toEqual({ phasesEnded: 2, markSeen: false });
+		expect(store.storedValues().length).toBeGreaterThanOrEqual(rowsKept(4));
+		// As a version 2 node: the rows' own values, two a row.
+		expect(await run(44, 20)).toEqual(claimOf(3, false, false));
+		expect(phase()).toEqual({ phasesEnded: 2, markSeen: false });
+		expect(store.storedValues().length).toBeLessThan(rowsKept(4));
+	});
+
+	it('a row 0.3.1 accepted keeps its ID and stays sent once n8n has trimmed its 0.3.x values: the first upgraded run records it under its own identity', async () => {
+		const store = new DeduplicationStore();
+		const staticData: IDataObject = {};
+		const run = async (nodeType?: string) =>
+			await runActionNode({
+				items: candidates(3),
+				parameters: createProfile,
+				deduplicationStore: store,
+				staticData,
+				nodeType,
+			});
+		acceptingAt(TEST_BASE_URL, 3);
+		await run(OLD_NODE_TYPE);
+		expect(outputJson(await run())).toEqual([alreadySent(0), alreadySent(1), alreadySent(2)]);
+
+		// n8n trims the oldest values first: everything up to the mark goes (every 0.3.x value).
+		const record = store.rows.get(`wf-test|n:${NODE_ID}`)!;
+		const mark = createHash('md5').update('m:0.3.x-rows-are-older').digest('base64');
+		record.splice(0, record.indexOf(mark) + 1);
+		// The run that finds the mark trimmed, then one without 0.3.x lookups.
+		expect(outputJson(await run())).toEqual([alreadySent(0), alreadySent(1), alreadySent(2)]);
+		expect(outputJson(await run())).toEqual([alreadySent(0), alreadySent(1), alreadySent(2)]);
+		expect(
+			((staticData.global as IDataObject).candidateVerificationFormerRows as IDataObject)[NODE_ID],
+		).toEqual({ phasesEnded: 1, markSeen: true });
+	});
+
+	it('a 0.3.x row counts for the credential that first runs it after the upgrade: another credential (another account) sends it', async () => {
+		const store = new DeduplicationStore();
+		const staticData: IDataObject = {};
+		const run = async (extra: Partial<RunOptions>) =>
+			await runActionNode({
+				items: candidates(2),
+				parameters: createProfile,
+				deduplicationStore: store,
+				staticData,
+				...extra,
+			});
+		acceptingAt(TEST_BASE_URL, 2);
+		await run({ nodeType: OLD_NODE_TYPE });
+		expect(outputJson(await run({}))).toEqual([alreadySent(0), alreadySent(1)]);
+
+		const requests = acceptingAt(TEST_BASE_URL, 2);
+		const other = await run({ credentialId: 'cred-2' });
+
+		expect(requests).toHaveLength(2);
+		expect(outputJson(other)).toEqual([
+			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
+			{ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' },
+		]);
 	});
 
 	it('a 0.3.1 record without the mark: the first runs after the upgrade find its rows, every one (a missing mark never seen is not trimmed)', async () => {
@@ -367,7 +438,7 @@ describe('Upgrades keep working: rows recorded by 0.3.1 (a297338)', () => {
 			parameters: createProfile,
 			deduplicationStore: store,
 			staticData,
-			nodeType: `${PACKAGE}.candidateVerification031`,
+			nodeType: OLD_NODE_TYPE,
 		});
 		for (let run = 0; run < 2; run++) {
 			const upgraded = await runActionNode({

@@ -134,12 +134,13 @@ export class DuplicateProtection {
 		const { concurrency } = run.settings;
 		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
 		this.claimLimit = concurrency + reserve;
-		this.record = new SentRecord(context, store, historyRows, this.claimLimit);
+		const version1 = context.getNode().typeVersion < 2;
+		this.record = new SentRecord(context, store, historyRows, this.claimLimit, version1);
 		this.pace = new ClaimPace({ claimLimit: this.claimLimit, concurrency, reserve });
 		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
 		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		this.identityBase = [credentials.environment, id ?? null, operation.method, operation.path];
-		if (context.getNode().typeVersion < 2 && this.record.mayHoldFormerRows) {
+		if (this.record.mayHoldFormerRows) {
 			this.formerBase = [credentials.environment, baseUrl, operation.method, operation.path];
 		}
 	}

@@ -27,21 +27,37 @@ const WRITE = 'w:';
 const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
 const RECORD_SCOPE = 'node';
-/** Values n8n's store keeps per row: SENT and ACCEPTED. */
-export const VALUES_PER_ROW = 2;
+/**
+ * Recorded with each 0.3.x lookup, in the same call: the 0.3.x identity was looked up before, so the
+ * 0.3.x value, if any, counts no more (it is an earlier lookup's, or a 0.3.x row that counts for the
+ * credential that first looked it up: another credential is another account).
+ */
+const LOOKED_UP = 'l:';
+/** Values n8n's store keeps per row: SENT and ACCEPTED (and 0.3.x lookups', see PHASE_MARKS). */
+const VALUES_PER_ROW = 2;
 /** The IDs of the newest rows, kept where n8n keeps them (see `earlierResult`). */
 export const MAX_KEPT_IDS = 10_000;
 const STATIC_DATA_KEY = 'candidateVerificationSentRows';
 /** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
 const LEGACY_STATIC_DATA_KEY = 'sentRows';
 /**
- * Recorded by a version 1 node's claims while its record may hold 0.3.x rows: every 0.3.x value is
- * older (CHANGELOG: every process is upgraded at once). n8n trims the oldest values first, so once
- * it is gone from a record it was seen in, so is every 0.3.x row, and the lookups stop.
+ * A version 1 node's record after the upgrade from 0.3.x, in two phases. Each ends once n8n has
+ * trimmed the mark its claims record: n8n trims the oldest values first, so every older value is
+ * gone too (CHANGELOG: every process is upgraded at once, so every 0.3.x value is older).
+ * 1. It may hold 0.3.x rows: each row is also looked up under its 0.3.x identity. A lookup's values
+ *    stay (removing a value costs n8n a scan of the whole record): the 0.3.x SENT, if it was not
+ *    there, and LOOKED_UP.
+ * 2. Those lookups' values may still be in it.
+ * During both, History Size counts four values a row; after them two, as on a version 2 node.
  */
-const FORMER_ROWS_MARK = 'm:0.3.x-rows-are-older';
-/** Per node ID, in the workflow's static data: 'marked' (the mark was seen) or 'gone' (then trimmed). */
+const PHASE_MARKS = ['m:0.3.x-rows-are-older', 'm:0.3.x-lookups-are-older'];
+/** Per node ID, in the workflow's static data: the phases ended, and whether the current mark was seen. */
 const FORMER_ROWS_KEY = 'candidateVerificationFormerRows';
+
+interface FormerRowsState {
+	phasesEnded: number;
+	markSeen: boolean;
+}
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
 
@@ -97,12 +113,12 @@ export class SentRecord {
 
 	/**
 	 * A row's identity under 0.3.x (host and request as sent), for nodes that may hold 0.3.x rows:
-	 * looked up in the same calls, never kept (see `strays`).
+	 * looked up in the same calls until LOOKED_UP says it was looked up before.
 	 */
 	readonly former = new Map<string, string>();
 
-	/** 0.3.x values a claim added while looking a row up: removed with the next settle. */
-	private readonly strays = new Set<string>();
+	/** This run's phase (PHASE_MARKS; a version 2 node's record is past both). */
+	private readonly phase: number;
 
 	/**
 	 * `historyRows`: the newest rows kept at least. n8n drops the oldest values first, and a row's
@@ -114,8 +130,11 @@ export class SentRecord {
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
 		claimedAhead: number,
+		version1: boolean,
 	) {
-		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * VALUES_PER_ROW };
+		this.phase = version1 ? this.formerRowsState().phasesEnded : PHASE_MARKS.length;
+		const valuesPerRow = VALUES_PER_ROW * (this.phase < PHASE_MARKS.length ? 2 : 1);
+		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * valuesPerRow };
 		const workflowId = String(context.getWorkflow().id ?? '');
 		this.lock = new WorkflowLock(context, store, workflowId);
 		this.processKey = JSON.stringify([workflowId, context.getNode().id]);
@@ -141,13 +160,9 @@ export class SentRecord {
 		}
 		const check = this.writes[this.writes.length - 1];
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
-		// The run's own tripwire values and the 0.3.x lookups' strays (both removed at its settle)
-		// never push a row out.
-		const own =
-			this.writes.length +
-			Number(write !== undefined) +
-			this.strays.size +
-			Number(this.former.size > 0);
+		// The run's own tripwire values (removed at its settle) and the marks never push a row out.
+		const marks = this.phase < PHASE_MARKS.length ? PHASE_MARKS.length : 0;
+		const own = this.writes.length + Number(write !== undefined) + marks;
 		const result = await this.store.checkProcessedAndRecord(
 			[...values, ...[check, write].filter((value) => value !== undefined)],
 			RECORD_SCOPE,
@@ -186,9 +201,14 @@ export class SentRecord {
 				.flatMap((each) => [ACCEPTED + each, PROBING + each]),
 		);
 		const added = new Set(checked.new.map(String));
-		await this.remove([...added]);
 		const accepted = (each: string) => !added.has(ACCEPTED + each) && added.has(PROBING + each);
-		return new Set(identities.filter((identity) => this.both(identity).some(accepted)));
+		const found = identities.filter((identity) => this.both(identity).some(accepted));
+		// Accepted under its 0.3.x identity alone: the row keeps the ACCEPTED of its own the probe added.
+		const migrated = found.filter((identity) => added.has(ACCEPTED + identity));
+		for (const identity of migrated) this.migrateKeptId(identity);
+		const kept = new Set(migrated.map((identity) => ACCEPTED + identity));
+		await this.remove([...added].filter((value) => !kept.has(value)));
+		return new Set(found);
 	}
 
 	/** A row's identity, and its 0.3.x identity where it may have one. */
@@ -223,20 +243,22 @@ export class SentRecord {
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
 		// A 0.3.x row is looked up in the same call: its SENT, older than the row's own (trimmed first).
-		const formerSent = unique.flatMap((id) => this.both(id).slice(1)).map((id) => SENT + id);
-		for (const value of formerSent) this.strays.add(value);
-		const mark = formerSent.length > 0 ? [FORMER_ROWS_MARK] : [];
-		const values = [...formerSent, ...mark, ...unique.map((identity) => SENT + identity)];
-		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique).catch(
-			(error: unknown) => {
-				// Nothing of a failed call is in the record: no stray to remove.
-				for (const value of formerSent) this.strays.delete(value);
-				throw error;
-			},
-		);
+		const former = unique.flatMap((identity) => this.both(identity).slice(1));
+		const mark = PHASE_MARKS.slice(this.phase, this.phase + 1);
+		const values = [
+			...former.flatMap((each) => [SENT + each, LOOKED_UP + each]),
+			...mark,
+			...unique.map((identity) => SENT + identity),
+		];
+		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique);
 		const added = new Set(claimed.new.map(String));
-		for (const value of formerSent) if (!added.has(value)) this.strays.delete(value);
-		if (mark.length > 0) this.learnFormerRows(added.has(FORMER_ROWS_MARK));
+		if (mark.length > 0) this.learnPhase(added.has(mark[0]));
+		for (const identity of unique) {
+			const formerIdentity = this.former.get(identity);
+			if (formerIdentity !== undefined && !added.has(LOOKED_UP + formerIdentity)) {
+				this.former.delete(identity);
+			}
+		}
 		const fresh = new Set(
 			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
@@ -261,7 +283,7 @@ export class SentRecord {
 		this.keepIds(accepted);
 		await this.lock.released();
 		const nothingToDo = accepted.length === 0 && released.length === 0;
-		if (nothingToDo && this.writes.length === 0 && this.strays.size === 0) return;
+		if (nothingToDo && this.writes.length === 0) return;
 		await this.underLock(async () => {
 			// Recorded first: its call is also the tripwire's last check.
 			if (accepted.length > 0) await this.record(acceptedValues(accepted), true);
@@ -269,10 +291,9 @@ export class SentRecord {
 		});
 	}
 
-	/** Removes `values`, the 0.3.x lookups' strays and the tripwire's values: a run's last call. */
+	/** Removes `values` and the tripwire's values: a run's last call. */
 	private async cleanUp(values: string[]): Promise<void> {
-		await this.remove([...this.strays, ...values, ...this.writes.splice(0)]);
-		this.strays.clear();
+		await this.remove([...values, ...this.writes.splice(0)]);
 	}
 
 	/**
@@ -315,6 +336,13 @@ export class SentRecord {
 		return [undefined, null, ''].includes(saved[1])
 			? { sentAt: saved[0] }
 			: { sentAt: saved[0], id: String(saved[1]) };
+	}
+
+	/** A row accepted under its 0.3.x identity alone: its kept ID, under its own. */
+	private migrateKeptId(identity: string): void {
+		const former = this.former.get(identity)!;
+		const saved = this.keptIds()?.[former] ?? this.legacyKeptIds()?.[former];
+		if (Array.isArray(saved)) this.keptIds(true)![identity] = saved;
 	}
 
 	/** Keeps when and with which ID rows were accepted: in this process and the static data. */
@@ -367,17 +395,27 @@ export class SentRecord {
 		return staticData?.[key];
 	}
 
-	/** Whether the node's record may still hold 0.3.x rows (see FORMER_ROWS_MARK). */
+	/** Whether the node's record may still hold 0.3.x rows (see PHASE_MARKS). */
 	get mayHoldFormerRows(): boolean {
-		return this.globalSection(FORMER_ROWS_KEY)?.[this.context.getNode().id] !== 'gone';
+		return this.phase === 0;
 	}
 
-	/** After a claim that carried the mark: a mark seen before and missing now was trimmed. */
-	private learnFormerRows(markMissing: boolean): void {
+	private formerRowsState(): FormerRowsState {
+		const known = this.globalSection(FORMER_ROWS_KEY)?.[this.context.getNode().id];
+		return { phasesEnded: 0, markSeen: false, ...(known as Partial<FormerRowsState>) };
+	}
+
+	/**
+	 * After a claim that carried its phase's mark: a mark seen before and missing now (added again)
+	 * was trimmed, and the phase ended. Fail-safe: a static data that lost it starts again.
+	 */
+	private learnPhase(markAdded: boolean): void {
 		const known = this.globalSection(FORMER_ROWS_KEY, true);
-		const nodeId = this.context.getNode().id;
-		if (known && known[nodeId] !== 'gone') {
-			known[nodeId] = markMissing && known[nodeId] === 'marked' ? 'gone' : 'marked';
-		}
+		const { phasesEnded, markSeen } = this.formerRowsState();
+		if (!known || phasesEnded !== this.phase) return;
+		known[this.context.getNode().id] =
+			markAdded && markSeen
+				? { phasesEnded: phasesEnded + 1, markSeen: false }
+				: { phasesEnded, markSeen: true };
 	}
 }
