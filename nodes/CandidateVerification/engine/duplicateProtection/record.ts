@@ -54,11 +54,6 @@ const PHASE_MARKS = ['m:0.3.x-rows-are-older', 'm:0.3.x-lookups-are-older'];
 /** Per node ID, in the workflow's static data: the phases ended, and whether the current mark was seen. */
 const FORMER_ROWS_KEY = 'candidateVerificationFormerRows';
 
-interface FormerRowsState {
-	phasesEnded: number;
-	markSeen: boolean;
-}
-
 export type RowState = 'new' | 'accepted' | 'inDoubt';
 
 /** A claim's write was lost: its rows (SENT by this run) may be sent by another execution too. */
@@ -253,11 +248,9 @@ export class SentRecord {
 		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique);
 		const added = new Set(claimed.new.map(String));
 		if (mark.length > 0) this.learnPhase(added.has(mark[0]));
-		for (const identity of unique) {
-			const formerIdentity = this.former.get(identity);
-			if (formerIdentity !== undefined && !added.has(LOOKED_UP + formerIdentity)) {
-				this.former.delete(identity);
-			}
+		// Looked up before (LOOKED_UP was there): the 0.3.x identity counts no more for the row.
+		for (const identity of unique.filter((id) => !added.has(LOOKED_UP + this.former.get(id)))) {
+			this.former.delete(identity);
 		}
 		const fresh = new Set(
 			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
@@ -400,9 +393,9 @@ export class SentRecord {
 		return this.phase === 0;
 	}
 
-	private formerRowsState(): FormerRowsState {
+	private formerRowsState(): { phasesEnded: number; markSeen: boolean } {
 		const known = this.globalSection(FORMER_ROWS_KEY)?.[this.context.getNode().id];
-		return { phasesEnded: 0, markSeen: false, ...(known as Partial<FormerRowsState>) };
+		return { phasesEnded: 0, markSeen: false, ...(known as object) };
 	}
 
 	/**
