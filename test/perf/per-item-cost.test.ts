@@ -82,14 +82,22 @@ describe('per-item cost of a bulk Profile → Create (issue 11 guard)', () => {
 
 	const path = () => createProfilePath(formId);
 
+	// The node's Timeout raised to the test's safety net: beside two CPU-bound loops this process (node and
+	// sandbox) got so little CPU that one of 200 requests in flight waited more than the default 60 s for
+	// its answer (2026-11-26). The guard measures CPU time, not how long a request may wait.
+	const requestOptions = { timeout: 900_000 };
 	const variants = {
 		mapped: (items = rows) =>
-			runActionNode({ items, credentials, parameters: createProfileParameters(formId) }),
+			runActionNode({
+				items,
+				credentials,
+				parameters: { ...createProfileParameters(formId), requestOptions },
+			}),
 		automatic: (items = rows) =>
 			runActionNode({
 				items,
 				credentials,
-				parameters: createProfileAutomaticParameters(formId),
+				parameters: { ...createProfileAutomaticParameters(formId), requestOptions },
 			}),
 		baseline: (items = rows) =>
 			runActionNode({
