@@ -8,8 +8,9 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import type { ServiceEnvelope } from '../transport/errors';
+import type { RefusalExplanation, ServiceEnvelope } from '../transport/errors';
 import type { ItemInput } from './itemInput';
+import type { OtherShape } from './requestShapes';
 
 /** What the all-items check prepared for one valid item. */
 export interface PreparedRequest {
@@ -87,6 +88,20 @@ export interface OperationDefinition {
 	protectedFromDuplicates?: true;
 	/** What makes two rows the same row at the service (duplicate protection); default: the request. */
 	identity?(prepared: PreparedRequest): unknown;
+	/**
+	 * The service may take the body in another shape too (the provider's current page beside the
+	 * contract): the shape it takes is learned once per credential and process (engine/requestShapes.ts).
+	 */
+	otherShape?: OtherShape;
+	/**
+	 * A refusal the operation can say more of (e.g. a field the service requires that the node does
+	 * not): what was wrong, naming the node's field, and what to do; undefined to keep the service's words.
+	 */
+	explainRefusal?(
+		problems: string[],
+		prepared: PreparedRequest,
+		itemIndex: number,
+	): RefusalExplanation | undefined;
 	/**
 	 * Each call is billed by the provider (an instant check, whose answer is the result): as for a
 	 * create, a request that may have reached the service (a timeout, a reset, a 502 or 504) is not

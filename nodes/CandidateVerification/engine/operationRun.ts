@@ -26,6 +26,7 @@ import type { CheckedItem } from './checkItems';
 import { DUPLICATE_MODES, type DuplicateProtection } from './duplicateProtection';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import type { RunSettings } from './requestOptions';
+import { sendInLearnedShape } from './requestShapes';
 
 /**
  * Answers a read is tried again after. A create is tried again only when the service certainly
@@ -129,6 +130,9 @@ export class OperationRun {
 	/** Creates something or is billed per call: never sent again once it may have reached the service. */
 	private readonly sentOnce: boolean;
 
+	/** Where the request shape the service takes is learned: one credential's service, one operation. */
+	private readonly shapeKey: string;
+
 	/** The options every request of the run shares, beside its own method, URL, body and query. */
 	private readonly runRequestOptions: Partial<IHttpRequestOptions>;
 
@@ -146,6 +150,7 @@ export class OperationRun {
 		this.sentOnce = this.creates || operation.billedPerCall === true;
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
+		this.shapeKey = JSON.stringify([id ?? name, this.baseURL, operation.method, operation.path]);
 		this.abortSignal = context.getExecutionCancelSignal?.();
 		this.runRequestOptions = {
 			...('read' in operation.output ? operation.output.requestOptions : {}),
@@ -272,12 +277,22 @@ export class OperationRun {
 			if (operation.beforeSend) await operation.beforeSend.call(context, call);
 			requestLeft = true;
 			const follow = 'read' in operation.output && operation.output.followRedirects === true;
-			response = await this.request(operation.label, request, follow);
+			const send = async (body?: IDataObject) =>
+				await this.request(operation.label, body ? { ...request, body } : request, follow);
+			response = operation.otherShape
+				? await sendInLearnedShape(this.shapeKey, operation.otherShape, prepared, send)
+				: await send();
 			let output: INodeExecutionData[];
 			if ('read' in operation.output) {
 				output = await operation.output.read.call(context, response, call);
 			} else {
-				const envelope = assertSuccessfulResponse(node, operation.label, response);
+				const { explainRefusal } = operation;
+				const envelope = assertSuccessfulResponse(
+					node,
+					operation.label,
+					response,
+					explainRefusal && ((problems) => explainRefusal(problems, prepared, itemIndex)),
+				);
 				const shaped = operation.output(envelope.data ?? {}, prepared);
 				output = (Array.isArray(shaped) ? shaped : [shaped]).map((json) => ({
 					json,

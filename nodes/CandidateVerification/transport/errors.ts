@@ -90,6 +90,22 @@ export function certainlyNotActedOn(response: ServiceAnswer): boolean {
 }
 
 /**
+ * The problems the service listed in a refusal after which it certainly did not act (its envelope
+ * with a non-zero code, see certainlyNotActedOn); undefined for any other answer.
+ */
+export function refusalProblems(response: ServiceAnswer): string[] | undefined {
+	const body = parseJsonText(response.body);
+	if (!isEnvelope(body) || body.code === 0 || !certainlyNotActedOn(response)) return undefined;
+	return splitProblems(body.message);
+}
+
+/** The service accepted the request: its envelope with code 0 under a 2xx. */
+export function isServiceSuccess(response: ServiceAnswer): boolean {
+	const body = parseJsonText(response.body);
+	return response.statusCode < 300 && isEnvelope(body) && body.code === 0;
+}
+
+/**
  * Whether a request that creates something may be sent again after this answer: a 429, or a 503 in
  * the service's envelope (it did not act and asks for a later try). A bare 503 never.
  */
@@ -98,15 +114,24 @@ export function mayRetryCreate(response: ServiceAnswer): boolean {
 	return statusCode === 429 || (statusCode === 503 && isServiceRefusal(response.body));
 }
 
+/** What an operation says of a refusal beyond the service's words (OperationDefinition.explainRefusal). */
+export interface RefusalExplanation {
+	problem: string;
+	advice: string;
+}
+
 function rejectionError(
 	node: INode,
 	operationLabel: string,
 	statusCode: number,
 	envelope: ServiceEnvelope,
+	explain?: (problems: string[]) => RefusalExplanation | undefined,
 ): NodeApiError {
 	const problems = splitProblems(envelope.message);
-	const summary =
-		problems.length === 0
+	const explained = explain?.(problems);
+	const summary = explained
+		? explained.problem
+		: problems.length === 0
 			? 'the service answered code ' + String(envelope.code) + ' without a message'
 			: problems.length === 1
 				? problems[0]
@@ -117,6 +142,7 @@ function rejectionError(
 			...problems.map((problem) => `- ${problem}`),
 			`(HTTP ${statusCode}, code ${envelope.code})`,
 			...rateLimitHint(statusCode),
+			...(explained ? [explained.advice] : []),
 		].join('\n'),
 		httpCode: String(statusCode),
 	});
@@ -167,6 +193,7 @@ export function assertSuccessfulResponse(
 	node: INode,
 	operationLabel: string,
 	response: ServiceAnswer,
+	explain?: (problems: string[]) => RefusalExplanation | undefined,
 ): ServiceEnvelope {
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) throw redirectError(node, operationLabel, response);
@@ -174,7 +201,7 @@ export function assertSuccessfulResponse(
 
 	if (isEnvelope(body)) {
 		if (body.code !== 0 || statusCode >= 400) {
-			throw rejectionError(node, operationLabel, statusCode, body);
+			throw rejectionError(node, operationLabel, statusCode, body, explain);
 		}
 		return body;
 	}

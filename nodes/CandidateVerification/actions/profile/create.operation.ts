@@ -19,7 +19,7 @@ const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 17-05-1994',
 		description:
-			'DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY. Required when Father’s Name is set.',
+			'The provider’s current page requires it for every candidate (the API contract only with Father’s Name). DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY.',
 	},
 	{
 		displayName: 'Email',
@@ -44,7 +44,7 @@ const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. +919876543210',
 		description:
-			'Mobile number including the country code; spaces, dashes and brackets are removed',
+			'Mobile number including the country code; spaces, dashes and brackets are removed (the provider’s page shows +91-9119216041: that it also takes +919119216041 is presumed)',
 	},
 	{
 		displayName: 'Profession',
@@ -165,6 +165,20 @@ function buildCandidate(input: ItemInput): PreparedRequest {
 	return { body, pathParameters: { formId: formId ?? '' }, echo: { formId, name } };
 }
 
+const SHAPE_FIELDS = /(^|[^a-z])(dob|fatherName|verificationFields)([^a-z]|$)/i;
+const DATE_OF_BIRTH = /(^|[^a-z])dob([^a-z]|$)/i;
+
+/**
+ * The contract nests the date of birth and the father's name in `verificationFields`; the
+ * provider's current page sends them top level (and requires `dob`). The same candidate in the
+ * page's shape, undefined when the candidate has neither (the two shapes are then one).
+ */
+function currentPageShape({ body }: PreparedRequest): IDataObject | undefined {
+	const { verificationFields, ...candidate } = body ?? {};
+	if (!verificationFields) return undefined;
+	return { ...candidate, ...(verificationFields as IDataObject) };
+}
+
 export const operation: OperationDefinition = {
 	label: ACTIONS.profileCreate,
 	method: 'POST',
@@ -177,4 +191,15 @@ export const operation: OperationDefinition = {
 	}),
 	acceptedIdField: 'transactionId',
 	protectedFromDuplicates: true,
+	otherShape: {
+		body: currentPageShape,
+		isAbout: (problems) => problems.some((problem) => SHAPE_FIELDS.test(problem)),
+	},
+	explainRefusal: (problems, { body }, itemIndex) =>
+		!body?.verificationFields && problems.some((problem) => DATE_OF_BIRTH.test(problem))
+			? {
+					problem: 'Date of Birth is required by the service',
+					advice: `The service requires a Date of Birth for every candidate, as the provider’s current page says: give item ${itemIndex} a Date of Birth (Additional Fields → Date of Birth), then send that row again.`,
+				}
+			: undefined,
 };
