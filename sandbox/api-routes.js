@@ -8,6 +8,7 @@ const {
 	validate,
 	formSchema,
 	candidateSchema,
+	currentCandidateSchema,
 	submissionSchema,
 	downloadFileSchema,
 	signedUrlQuerySchema,
@@ -85,17 +86,31 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }
 	function createCandidate({ params, body }) {
 		const form = state.forms.get(params.formId);
 		if (!form) return reply.failure(404, 'Form not found');
-		const problems = validate(candidateSchema, body);
+		const current = state.pages === 'current';
+		// Contract: dob and fatherName nested in verificationFields (unknown keys accepted, as everywhere
+		// in contract mode). Current pages: top level, dob required, anything else refused.
+		const problems = validate(current ? currentCandidateSchema : candidateSchema, body);
 		if (problems.length) return reply.invalid(problems);
 		if (state.refusedNames.has(body.name)) {
 			return reply.failure(200, 'The service cannot take this candidate right now');
 		}
-		const candidate = pick(body, ['name', 'gender', 'mobile', 'profession', 'email', 'verificationFields']);
+		const candidate = current
+			? pick(body, ['name', 'gender', 'dob', 'mobile', 'profession', 'fatherName', 'email'])
+			: pick(body, ['name', 'gender', 'mobile', 'profession', 'email', 'verificationFields']);
+		// dob and fatherName from where the mode takes them.
+		const details = current ? candidate : candidate.verificationFields || {};
+		const profile = {
+			...pick(candidate, ['name', 'gender']),
+			...pick(details, ['dob', 'fatherName']),
+			...pick(candidate, ['profession', 'mobile', 'email']),
+		};
 		const transaction = transactions.createTransaction({
 			transactionId: ids.transactionId(),
 			orgId,
 			form,
 			candidate,
+			profile,
+			candidateId: ids.objectId(clock.now()),
 			at: nowIso(),
 		});
 		state.transactions.set(transaction.transactionId, transaction);
@@ -107,7 +122,8 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }
 		if (problems.length) return reply.invalid(problems);
 		const transaction = state.transactions.get(body.transactionId);
 		if (!transaction) return reply.failure(404, 'Transaction not found');
-		moveCheck(transaction, body.verificationName, CHECK_STATES.inProgress, body.data);
+		const name = transactions.storedCheckName(state.pages, body.verificationName);
+		moveCheck(transaction, name, CHECK_STATES.inProgress, body.data);
 		return reply.success();
 	}
 
@@ -174,6 +190,10 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }
 	function getTransactionInfo({ query }) {
 		const { failed, transaction } = findTransaction(query);
 		if (failed) return failed;
+		if (state.pages === 'current') {
+			const form = state.forms.get(transaction.formId);
+			return reply.success(structuredClone(transactions.currentTransactionView(transaction, form)));
+		}
 		const reportUrl = transactions.transactionReportUrl(transaction, files, nowIso());
 		return reply.success(structuredClone(transactions.transactionView(transaction, reportUrl)));
 	}
@@ -181,8 +201,15 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }
 	function getCheckInfo({ params, query }) {
 		const { failed, transaction } = findTransaction(query);
 		if (failed) return failed;
+		// The exact name in both modes: in current mode a digital address is kept under its form-list
+		// name only, so its submission name is not found.
 		const check = transactions.findCheck(transaction, params.verificationName);
 		if (!check) return reply.failure(404, 'Verification not found for this transaction');
+		if (state.pages === 'current') {
+			const completed = check.state === CHECK_STATES.completed;
+			const reportUrl = completed ? transactions.checkReportUrl(transaction, check, files, nowIso()) : null;
+			return reply.success(structuredClone(transactions.currentCheckView(check, reportUrl)));
+		}
 		const reportUrl = transactions.checkReportUrl(transaction, check, files, nowIso());
 		return reply.success(structuredClone(transactions.checkView(check, reportUrl)));
 	}

@@ -17,6 +17,8 @@ async function main() {
 		...(process.env.SANDBOX_MAX_BODY_MIB && { maxBodyBytes: Number(process.env.SANDBOX_MAX_BODY_MIB) * 1024 * 1024 }),
 		// 'name' (default) or 'id': what notifications carry as verificationId.
 		...(process.env.SANDBOX_NOTIFY_VERIFICATION_ID && { notifyVerificationId: process.env.SANDBOX_NOTIFY_VERIFICATION_ID }),
+		// 'contract' (default) or 'current': the provider's current public pages where they differ from the contract.
+		...(process.env.SANDBOX_PAGES && { pages: process.env.SANDBOX_PAGES }),
 	});
 
 	// Method, path and status only: header values (API keys) never reach the log.
@@ -29,6 +31,7 @@ async function main() {
 
 	const { baseUrl } = await sandbox.listen(port, host);
 	console.log(`Candidate Verification sandbox listening on ${baseUrl} (API key: ${sandbox.apiKey}, org ID: ${sandbox.orgId})`);
+	console.log(`Pages: ${sandbox.state.pages}`);
 	console.log(`Sample private file: ${sandbox.sampleFileUrl}`);
 	if (sandbox.generatedFileUrl) console.log(`Generated private file: ${sandbox.generatedFileUrl}`);
 

@@ -101,6 +101,28 @@ const NOTIFICATION_ACTIONS = { insufficiencyRaised: 'insufficiency-raised', insu
  */
 const VERIFICATION_ID_MODES = ['name', 'id'];
 
+/**
+ * Which of the provider's descriptions the sandbox follows where they differ (createSandbox({ pages }),
+ * SANDBOX_PAGES, POST /__sandbox/pages): 'contract' (candidate-verification-api.md, the default) or
+ * 'current' (the provider's current public pages, beyond-the-seed.md). Which one the live service
+ * follows is not settled.
+ */
+const PAGES_MODES = ['contract', 'current'];
+
+/**
+ * From the provider's current public pages ('current' mode): the digital address checks are submitted
+ * under these names but found (status, notifications) under their form-list names. The police
+ * clearance certificate keeps its own name: the form list's bgv-police-verification is a check of its
+ * own (the police verification at an address), not the certificate.
+ */
+const FORM_NAME_OF_SUBMISSION_NAME = {
+	'bgv-local-extended-address': 'bgv-local-address-digital',
+	'bgv-permanent-extended-address': 'bgv-permanent-address-digital',
+};
+
+/** From the provider's current public pages: the checks whose report is responseList[].data.eduvReport. */
+const EDUCATION_CHECKS = ['bgv-tenth', 'bgv-twelfth', 'bgv-degree'];
+
 const SIGNED_URL_LIFETIME_MINUTES = 180;
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -132,6 +154,9 @@ module.exports = {
 	CHECK_STATES,
 	NOTIFICATION_ACTIONS,
 	VERIFICATION_ID_MODES,
+	PAGES_MODES,
+	FORM_NAME_OF_SUBMISSION_NAME,
+	EDUCATION_CHECKS,
 	deterministicObjectId,
 	SIGNED_URL_LIFETIME_MINUTES,
 	MAX_BODY_BYTES,

@@ -2,7 +2,7 @@
 
 const { createHash, randomBytes } = require('node:crypto');
 
-const { CHECK_STATES, NOTIFICATION_ACTIONS, VERIFICATION_ID_MODES } = require('./constants');
+const { CHECK_STATES, NOTIFICATION_ACTIONS, PAGES_MODES, VERIFICATION_ID_MODES } = require('./constants');
 const { reply } = require('./http-utils');
 const ids = require('./ids');
 const transactions = require('./transactions');
@@ -64,7 +64,7 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		if (problems.length) return invalidControl(problems);
 		const transaction = state.transactions.get(body.transactionId);
 		if (!transaction) return reply.failure(404, 'Transaction not found');
-		moveCheck(transaction, body.verificationName, body.newState);
+		moveCheck(transaction, transactions.storedCheckName(state.pages, body.verificationName), body.newState);
 		const { transactionId, verificationName, newState } = body;
 		return reply.json({ transactionId, verificationName, newState });
 	}
@@ -80,7 +80,8 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		const transaction = state.transactions.get(body.transactionId);
 		if (!transaction) return reply.failure(404, 'Transaction not found');
 		const at = clock.now().toISOString();
-		const check = transactions.updateCheck(transaction, body.verificationName, { state: CHECK_STATES.insufficientData, at });
+		const name = transactions.storedCheckName(state.pages, body.verificationName);
+		const check = transactions.updateCheck(transaction, name, { state: CHECK_STATES.insufficientData, at });
 		const asked = body.insufficiencies || [{ label: 'Please provide the missing detail', type: 'text' }];
 		check.insufficiencies = asked.map((item) => ({
 			insufficiencyId: item.insufficiencyId || ids.objectId(clock.now()),
@@ -105,6 +106,17 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		}
 		state.notifyVerificationId = mode;
 		return reply.json({ verificationId: mode });
+	}
+
+	/**
+	 * Which description the service follows from now on where the contract and the provider's current
+	 * public pages differ: 'contract' or 'current'. Stored data is kept; reads answer in the new mode.
+	 */
+	function setPages({ body }) {
+		const pages = body && body.pages;
+		if (!PAGES_MODES.includes(pages)) return invalidControl([`"pages" must be one of [${PAGES_MODES.join(', ')}]`]);
+		state.pages = pages;
+		return reply.json({ pages });
 	}
 
 	/**
@@ -167,6 +179,7 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		{ method: 'POST', path: '/__sandbox/transition', body: 'json', handler: transition },
 		{ method: 'POST', path: '/__sandbox/insufficiency', body: 'json', handler: raiseInsufficiency },
 		{ method: 'POST', path: '/__sandbox/notifications', body: 'json', handler: setNotifications },
+		{ method: 'POST', path: '/__sandbox/pages', body: 'json', handler: setPages },
 	];
 }
 

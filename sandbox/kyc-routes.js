@@ -80,12 +80,27 @@ function check(schema, answer) {
 function createKycRoutes({ state, getBaseUrl }) {
 	const consents = state.aadhaarChecks;
 
-	const verifyPan = check(schemas.pan, ({ pan }) =>
-		pan.endsWith('X')
+	/**
+	 * From the provider's current public pages ('current' mode): the older PAN page's nested answer, a
+	 * success envelope either way; the verdict is the nested status (a reader must not call a nested
+	 * INVALID valid). Presumed: full_name and category null on INVALID, the message "Success" on both.
+	 */
+	const nestedPan = (pan) => {
+		const valid = !pan.endsWith('X');
+		return reply.success({
+			code: 200,
+			data: { pan, full_name: valid ? NAME : null, status: valid ? 'VALID' : 'INVALID', category: valid ? 'Individual' : null },
+			transaction_id: randomUUID(),
+		});
+	};
+
+	const verifyPan = check(schemas.pan, ({ pan }) => {
+		if (state.pages === 'current') return nestedPan(pan);
+		return pan.endsWith('X')
 			? negative('Invalid PAN', 'No record found for this PAN', { pan })
 			: // The older public page also shows status and category: presumed present.
-				reply.success({ fullName: NAME, pan, status: 'VALID', category: 'Individual' }),
-	);
+				reply.success({ fullName: NAME, pan, status: 'VALID', category: 'Individual' });
+	});
 
 	const verifyBankAccount = check(schemas.bankAccount, ({ accountNumber }) =>
 		accountNumber.endsWith('0000')

@@ -3,7 +3,7 @@
 const http = require('node:http');
 const { EventEmitter } = require('node:events');
 
-const { API_PREFIXES, MAX_BODY_BYTES, PURPOSES, VERIFICATION_ID_MODES } = require('./constants');
+const { API_PREFIXES, MAX_BODY_BYTES, PAGES_MODES, PURPOSES, VERIFICATION_ID_MODES } = require('./constants');
 const { reply, writeReply, readBody } = require('./http-utils');
 const { parseMultipart, summarizeMultipart } = require('./multipart');
 const { compileRoutes, matchRoute } = require('./router');
@@ -111,6 +111,8 @@ function createState() {
 		failingPaths: new Set(),
 		/** What notifications carry as verificationId: 'name' or 'id' (POST /__sandbox/notifications). */
 		notifyVerificationId: 'name',
+		/** Where the contract and the provider's current public pages differ, which one: 'contract' or 'current' (POST /__sandbox/pages). */
+		pages: 'contract',
 		/** Aadhaar through DigiLocker: transactionId → { redirectUrl, consented } (kyc-routes.js). */
 		aadhaarChecks: new Map(),
 	};
@@ -131,15 +133,18 @@ function createSandbox(options = {}) {
 		generatedFileBytes = 0,
 		maxBodyBytes = MAX_BODY_BYTES,
 		notifyVerificationId = 'name',
+		pages = 'contract',
 	} = options;
 	if (!VERIFICATION_ID_MODES.includes(notifyVerificationId)) {
 		throw new Error(`notifyVerificationId must be one of ${VERIFICATION_ID_MODES.join(', ')}`);
 	}
+	if (!PAGES_MODES.includes(pages)) throw new Error(`pages must be one of ${PAGES_MODES.join(', ')}`);
 
 	const clock = createClock(now);
 	const events = new EventEmitter();
 	const state = createState();
 	state.notifyVerificationId = notifyVerificationId;
+	state.pages = pages;
 	const requests = [];
 	let baseUrl;
 
@@ -188,6 +193,7 @@ function createSandbox(options = {}) {
 		return {
 			now: clock.now().toISOString(),
 			orgId,
+			pages: state.pages,
 			sampleFileUrl: files.privateUrl(sampleFile),
 			...(generatedFile && { generatedFileUrl: files.privateUrl(generatedFile) }),
 			purposes: state.purposes,

@@ -1,6 +1,6 @@
 'use strict';
 
-const { CHECK_STATES, deterministicObjectId } = require('./constants');
+const { CHECK_STATES, EDUCATION_CHECKS, FORM_NAME_OF_SUBMISSION_NAME, deterministicObjectId } = require('./constants');
 const { buildPdf } = require('./pdf');
 
 /**
@@ -20,18 +20,32 @@ function newCheck(transactionId, name) {
 	};
 }
 
-function createTransaction({ transactionId, orgId, form, candidate, at }) {
+/**
+ * candidate: the body's fields as received (those the mode knows); profile: the candidate's details
+ * wherever the mode takes them ({ name, gender, dob?, fatherName?, profession?, mobile?, email? }),
+ * which the transaction status shows as candidate.profileDetails; candidateId: the candidate's `id`.
+ */
+function createTransaction({ transactionId, orgId, form, candidate, profile, candidateId, at }) {
 	return {
 		transactionId,
 		orgId,
 		formId: form._id,
+		candidateId,
 		candidate,
+		profile,
 		verificationList: form.verificationList.map((check) => newCheck(transactionId, check.name)),
 		reportFileId: null,
 		createdAt: at,
 		updatedAt: at,
 	};
 }
+
+/**
+ * The name a check is kept under. Contract mode: the name it was submitted under, as is (a digital
+ * address submitted as bgv-local-extended-address is a check of that name, beside the form's
+ * bgv-local-address-digital). Current mode (from the provider's current public pages): its form-list name.
+ */
+const storedCheckName = (pages, name) => (pages === 'current' && FORM_NAME_OF_SUBMISSION_NAME[name]) || name;
 
 const findCheck = (transaction, name) => transaction.verificationList.find((check) => check.name === name);
 const findCheckById = (transaction, subType) => transaction.verificationList.find((check) => check.subType === subType);
@@ -117,15 +131,78 @@ function checkReportUrl(transaction, check, files, at) {
 	});
 }
 
+/** From the provider's public pages: the candidate's details under candidate.profileDetails. */
+function profileDetails({ profile }) {
+	const { name, gender, dob, fatherName, profession } = profile;
+	return Object.fromEntries(
+		Object.entries({ name, gender, dob, fatherName, profession }).filter(([, value]) => value !== undefined),
+	);
+}
+
+/** Contract mode: the candidate as sent, plus profileDetails (shown by both public pages). */
 function transactionView(transaction, reportUrl) {
 	return {
 		transactionId: transaction.transactionId,
 		orgId: transaction.orgId,
 		formId: transaction.formId,
-		candidate: transaction.candidate,
+		candidate: { ...transaction.candidate, profileDetails: profileDetails(transaction) },
 		verificationList: transaction.verificationList.map(({ name, state }) => ({ name, state })),
 		state: overallState(transaction),
 		report: reportUrl,
+		createdAt: transaction.createdAt,
+		updatedAt: transaction.updatedAt,
+	};
+}
+
+/** Presumed: the public pages name a check's category but show no values. */
+function categoryOf(name) {
+	if (EDUCATION_CHECKS.includes(name) || name === 'bgv-degree-with-marksheet') return 'education';
+	if (name.includes('address')) return 'address';
+	if (['bgv-employment', 'employment-check', 'bgv-professional-reference-check'].includes(name)) return 'employment';
+	if (name.startsWith('bgv-police') || ['bgv-criminal', 'bgv-global-database-check'].includes(name)) return 'criminal';
+	if (name === 'bgv-cibil') return 'credit';
+	if (name === 'bgv-social-media') return 'social-media';
+	return 'identity';
+}
+
+/** Presumed values (the current pages show these fields, not what they hold). */
+const VERIFIER_NAME = 'Sandbox Verification Team';
+const consentMessageOf = (name) => `I authorise the verification of the details I provide for ${name}.`;
+
+/**
+ * Current mode (from the provider's current public pages): the candidate is { id, email, mobile,
+ * profileDetails } (no candidate.name), there is no `report`, and the transaction adds
+ * `insufficiency` (a check waits on the candidate), `verifierName` and per-check fields. `form` is the
+ * transaction's form: a check it does not list has skipAllowed and marksheetRequired false.
+ */
+function currentTransactionView(transaction, form) {
+	const listed = new Map(((form && form.verificationList) || []).map((item) => [item.name, item]));
+	const { email, mobile } = transaction.profile;
+	return {
+		transactionId: transaction.transactionId,
+		orgId: transaction.orgId,
+		formId: transaction.formId,
+		candidate: {
+			id: transaction.candidateId,
+			...(email !== undefined && { email }),
+			...(mobile !== undefined && { mobile }),
+			profileDetails: profileDetails(transaction),
+		},
+		verificationList: transaction.verificationList.map(({ name, state }) => {
+			const item = listed.get(name) || {};
+			return {
+				name,
+				state,
+				consentMessage: consentMessageOf(name),
+				skipAllowed: item.skipAllowed === true,
+				markedAsSkip: false,
+				marksheetRequired: item.marksheetRequired === true,
+				category: categoryOf(name),
+			};
+		}),
+		state: overallState(transaction),
+		insufficiency: transaction.verificationList.some((check) => check.state === CHECK_STATES.insufficientData),
+		verifierName: VERIFIER_NAME,
 		createdAt: transaction.createdAt,
 		updatedAt: transaction.updatedAt,
 	};
@@ -153,7 +230,21 @@ function checkView(check, reportUrl) {
 	};
 }
 
+/**
+ * Current mode (from the provider's current public pages): a per-check report only once the check is
+ * COMPLETED (null before: a sandbox choice); for education checks as the newer page's
+ * responseList[].data.eduvReport.pdfServingUrl (and no reportUrl), for the others as reportUrl.
+ */
+function currentCheckView(check, reportUrl) {
+	const view = checkView(check, reportUrl);
+	if (!EDUCATION_CHECKS.includes(check.name)) return view;
+	delete view.reportUrl;
+	view.responseList = reportUrl ? [{ data: { eduvReport: { pdfServingUrl: reportUrl } } }] : [];
+	return view;
+}
+
 module.exports = {
+	storedCheckName,
 	createTransaction,
 	findCheck,
 	findCheckById,
@@ -162,5 +253,7 @@ module.exports = {
 	transactionReportUrl,
 	checkReportUrl,
 	transactionView,
+	currentTransactionView,
 	checkView,
+	currentCheckView,
 };

@@ -190,6 +190,35 @@ const candidateSchema = object({
 	}),
 });
 
+/**
+ * Create Profile as the provider's current public pages show it ('current' mode): every field top
+ * level, dob required for every candidate, anything else refused. The wording is that of the page's
+ * validation sample ("name must be a string/dob must be a string/gender must be one of Male, Female,
+ * Other", in that order), class-validator style: no quotes, unknown properties "should not exist"
+ * (listed first, as class-validator's whitelist check runs first). Sandbox choices: the wording for an
+ * empty string, an invalid date and an invalid email; a mobile without the page's dash is accepted.
+ */
+const CURRENT_CANDIDATE_FIELDS = ['name', 'dob', 'gender', 'mobile', 'profession', 'fatherName', 'email'];
+const CURRENT_CANDIDATE_REQUIRED = ['name', 'dob', 'gender'];
+
+function currentCandidateSchema(value, path, errors) {
+	if (!isPlainObject(value)) return errors.push('body must be an object');
+	for (const key of Object.keys(value)) {
+		if (!CURRENT_CANDIDATE_FIELDS.includes(key)) errors.push(`property ${key} should not exist`);
+	}
+	for (const key of CURRENT_CANDIDATE_FIELDS) {
+		const field = value[key];
+		if (field === undefined && !CURRENT_CANDIDATE_REQUIRED.includes(key)) continue;
+		if (key === 'gender') {
+			if (!GENDERS.includes(field)) errors.push(`gender must be one of ${GENDERS.join(', ')}`);
+		} else if (key === 'email') {
+			if (typeof field !== 'string' || !EMAIL_PATTERN.test(field)) errors.push('email must be an email');
+		} else if (typeof field !== 'string') errors.push(`${key} must be a string`);
+		else if (field === '') errors.push(`${key} should not be empty`);
+		else if (key === 'dob' && !isCalendarDate(field)) errors.push('dob must be a valid date in DD-MM-YYYY format');
+	}
+}
+
 // The contract lists the address fields but not which are required; the sandbox requires all six.
 const addressSchema = object(Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, required(string())])));
 
@@ -387,6 +416,7 @@ module.exports = {
 	validate,
 	formSchema,
 	candidateSchema,
+	currentCandidateSchema,
 	submissionSchema,
 	downloadFileSchema,
 	signedUrlQuerySchema,

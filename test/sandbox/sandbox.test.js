@@ -776,7 +776,14 @@ describe('transaction status', () => {
 				transactionId,
 				orgId: ORG_ID,
 				formId: form._id,
-				candidate: { name: 'Asha Rao', gender: 'Female', email: 'asha@example.com', mobile: '+919876543210' },
+				// profileDetails: shown by both of the provider's public pages, so in both sandbox modes.
+				candidate: {
+					name: 'Asha Rao',
+					gender: 'Female',
+					email: 'asha@example.com',
+					mobile: '+919876543210',
+					profileDetails: { name: 'Asha Rao', gender: 'Female' },
+				},
 				verificationList: [
 					{ name: 'bgv-employment', state: 'NOT_STARTED' },
 					{ name: 'bgv-degree', state: 'NOT_STARTED' },
