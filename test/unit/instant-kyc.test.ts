@@ -268,6 +268,132 @@ describe('Instant KYC: one billed call per check', () => {
 	});
 });
 
+describe('Instant KYC: valid and reason, whatever shape the service answers in', () => {
+	enableMockedNetwork();
+
+	/** The older PAN page's answer: the result nested under data.data. */
+	const nestedPan = (result: IDataObject) => ({
+		code: 200,
+		data: result,
+		transaction_id: 'PAN-TXN-1',
+	});
+
+	it('the newer (flat) and the older (nested) PAN answer: a flow reads valid, reason, fullName and pan alike; the flat answer is unchanged', async () => {
+		const flat = { fullName: 'ASHA VERMA', pan: 'ABCDE1234F' };
+		const nested = nestedPan({
+			pan: 'ABCDE1234F',
+			full_name: 'ASHA VERMA',
+			status: 'VALID',
+			category: 'Individual',
+		});
+
+		const fromFlat = await runOnce(kyc('verifyPan', { pan: 'ABCDE1234F' }), success(flat));
+		const fromNested = await runOnce(kyc('verifyPan', { pan: 'ABCDE1234F' }), success(nested));
+
+		const read = ({ valid, reason, fullName, pan }: IDataObject) => ({
+			valid,
+			reason,
+			fullName,
+			pan,
+		});
+		expect(outputJson(fromNested.result).map(read)).toEqual(outputJson(fromFlat.result).map(read));
+		expect(outputJson(fromFlat.result)).toEqual([
+			{ fullName: 'ASHA VERMA', pan: 'ABCDE1234F', valid: true, reason: 'Success' },
+		]);
+		expect(outputJson(fromNested.result)).toEqual([
+			{
+				code: 200,
+				data: {
+					pan: 'ABCDE1234F',
+					full_name: 'ASHA VERMA',
+					status: 'VALID',
+					category: 'Individual',
+				},
+				transaction_id: 'PAN-TXN-1',
+				fullName: 'ASHA VERMA',
+				pan: 'ABCDE1234F',
+				status: 'VALID',
+				category: 'Individual',
+				valid: true,
+				reason: 'Success',
+			},
+		]);
+	});
+
+	it('a nested INVALID (the older PAN answer) is valid false, with the nested reason', async () => {
+		const { result } = await runOnce(kyc('verifyPan', { pan: 'ABCDE1234X' }), {
+			code: 0,
+			message: 'Invalid PAN',
+			data: nestedPan({
+				pan: 'ABCDE1234X',
+				status: 'INVALID',
+				reason: 'No record found for this PAN',
+			}),
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result)).toEqual([
+			{
+				code: 200,
+				data: { pan: 'ABCDE1234X', status: 'INVALID', reason: 'No record found for this PAN' },
+				transaction_id: 'PAN-TXN-1',
+				pan: 'ABCDE1234X',
+				status: 'INVALID',
+				valid: false,
+				reason: 'No record found for this PAN',
+			},
+		]);
+	});
+
+	it.each([
+		[
+			'verifyBankAccount',
+			{ accountNumber: '123456789', ifsc: 'SBIN0000001' },
+			'Invalid Account Number or IFSC',
+		],
+		['verifyUpi', { upi: 'asha.verma@okhdfcbank' }, 'Invalid VPA'],
+	])(
+		'%s: accountExists false without a status is valid false, with the service’s message',
+		async (operation, fields, message) => {
+			const { result } = await runOnce(kyc(operation, fields), {
+				code: 0,
+				message,
+				data: { accountExists: false, nameAtBank: null },
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(outputJson(result)).toEqual([
+				{ accountExists: false, nameAtBank: null, valid: false, reason: message },
+			]);
+		},
+	);
+
+	it.each([
+		[
+			'its valid false beside status VALID',
+			'verifyPan',
+			{ pan: 'ABCDE1234F' },
+			{
+				fullName: 'ASHA VERMA',
+				pan: 'ABCDE1234F',
+				status: 'VALID',
+				valid: false,
+				reason: 'PAN not linked with Aadhaar',
+			},
+		],
+		[
+			'its reason null (not the envelope’s message)',
+			'verifyUpi',
+			{ upi: 'asha.verma@okhdfcbank' },
+			{ accountExists: true, nameAtBank: 'ASHA VERMA', valid: true, reason: null },
+		],
+	])('the service’s own fields are kept as sent: %s', async (_what, operation, fields, data) => {
+		const { result } = await runOnce(kyc(operation, fields), success(data));
+
+		expect(outputJson(result)).toEqual([data]);
+	});
+});
+
 describe('Instant KYC: rejections (code -1) name the operation and the field', () => {
 	enableMockedNetwork();
 

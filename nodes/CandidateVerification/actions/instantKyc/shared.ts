@@ -98,14 +98,48 @@ export function readIdentifier(input: ItemInput, rule: IdentifierRule): string |
 	return input.problem(rule.label, `"${text}" is not ${rule.what}: expected ${rule.expected}`);
 }
 
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
- * The output of every Instant KYC call: the answer's data unchanged, plus `valid` (false only for
- * a negative result, `status: "INVALID"`) and `reason` (why, when the service says).
+ * The one definition of a negative result (`valid: false`): the answer says `status: "INVALID"` at the
+ * top level of its data or, in the older PAN answer, nested (`data.status` there), or
+ * `accountExists: false` (Bank Account, UPI).
+ */
+function isNegative(data: IDataObject, nested: IDataObject): boolean {
+	return data.status === 'INVALID' || nested.status === 'INVALID' || data.accountExists === false;
+}
+
+/**
+ * The output of every Instant KYC call: the answer's data as the service sent it, plus the fields a
+ * flow reads. The service's own fields are never overwritten: a field at the top level of its data
+ * (its own `valid` or `reason` included) stays as sent; the node adds a field only where the answer
+ * lacks it.
+ * - `valid`: false for a negative result (isNegative), else true.
+ * - `reason`: why, when the service says: `reason`, else `message` (the data's, then the nested
+ *   data's), else the envelope's message; null when none.
+ * - The older PAN page answers nested, `data: { code: 200, data: { pan, full_name, status, category },
+ *   transaction_id }`, the newer one flat (`data: { fullName, pan, … }`): the nested `fullName` (from
+ *   `full_name`), `pan`, `status` and `category` are added at the top level too, so a flow reads both
+ *   answers alike; the nested data stays as sent.
  */
 export function kycOutput(envelope: ServiceEnvelope): IDataObject {
 	const data = envelope.data ?? {};
-	const reason = data.reason ?? data.message ?? envelope.message ?? null;
-	return { ...data, valid: data.status !== 'INVALID', reason };
+	const nested = isObject(data.data) ? data.data : {};
+	const added: IDataObject = {
+		fullName: nested.full_name,
+		pan: nested.pan,
+		status: nested.status,
+		category: nested.category,
+		valid: !isNegative(data, nested),
+		reason:
+			data.reason ?? nested.reason ?? data.message ?? nested.message ?? envelope.message ?? null,
+	};
+	const output: IDataObject = { ...data };
+	for (const [name, value] of Object.entries(added)) {
+		if (output[name] === undefined && value !== undefined) output[name] = value;
+	}
+	return output;
 }
 
 function mentions(message: string, word: string): boolean {
