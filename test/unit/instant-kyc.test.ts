@@ -394,7 +394,7 @@ describe('Instant KYC: valid and reason, whatever shape the service answers in',
 	});
 });
 
-describe('Instant KYC: rejections (code -1) name the operation and the field', () => {
+describe('Instant KYC: rejections (code -1, code 1, or a 4xx message with no code) name the operation and the field', () => {
 	enableMockedNetwork();
 
 	it('a message about a field names the node’s field and the item', async () => {
@@ -429,6 +429,51 @@ describe('Instant KYC: rejections (code -1) name the operation and the field', (
 			'Verify a bank account was rejected by the Candidate Verification Service: Invalid IFSC code ("IFSC" of item 0)',
 		);
 	});
+
+	it.each([
+		[
+			'Verify GST, an invalid GSTIN (HTTP 400)',
+			'verifyGst',
+			{ gst: '27ABCDE1234F1Z5' },
+			400,
+			'Invalid GSTIN',
+			'Verify a GSTIN',
+			'"GSTIN"',
+		],
+		[
+			'Aadhaar (DigiLocker) Start, a bad redirect URL (HTTP 422)',
+			'aadhaarStart',
+			{ redirectUrl: 'https://example.com/thank-you' },
+			422,
+			'"redirectUrl" must be a valid uri',
+			'Start an Aadhaar check through DigiLocker',
+			'"Redirect URL"',
+		],
+	])(
+		'a { message } with no code under a 4xx is a rejection naming the field: %s',
+		async (_what, operation, fields, status, message, action, field) => {
+			const { result, requests } = await runOnce(
+				kyc(operation, fields),
+				{ message },
+				undefined,
+				status,
+			);
+
+			expect(requests).toHaveLength(1);
+			expect(result.items).toEqual([]);
+			expect(result.error?.message).toBe(
+				`${action} was rejected by the Candidate Verification Service: ${message} (${field} of item 0)`,
+			);
+			expect(result.error?.description).toBe(
+				[
+					`- ${message}`,
+					`(HTTP ${status}, no code)`,
+					`Correct ${field} in item 0 and run again.`,
+				].join('\n'),
+			);
+			expectNoKey(result);
+		},
+	);
 
 	it('a message naming no field lists the fields the item sent', async () => {
 		const { result } = await runOnce(

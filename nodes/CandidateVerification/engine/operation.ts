@@ -109,4 +109,9 @@ export interface OperationDefinition {
 	 * re-run calls, and is billed, again.
 	 */
 	billedPerCall?: true;
+	/**
+	 * Answers besides the service's envelope with a failure code after which the service certainly did
+	 * not act (e.g. Instant KYC's 4xx `{ message }` with no code): a failure, not an answer in doubt.
+	 */
+	refused?(response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'>): boolean;
 }

@@ -309,7 +309,8 @@ export class OperationRun {
 			const clearlyNotActedOn =
 				!requestLeft ||
 				this.neverReached.has(error) ||
-				(response !== undefined && certainlyNotActedOn(response));
+				(response !== undefined &&
+					(certainlyNotActedOn(response) || operation.refused?.(response) === true));
 			const answerLost = this.sentOnce && !clearlyNotActedOn;
 			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {

@@ -120,11 +120,15 @@ export interface RefusalExplanation {
 	advice: string;
 }
 
-function rejectionError(
+/**
+ * The service refused the request: its envelope with a failure code, or (Instant KYC) a `{ message }`
+ * with no code at all.
+ */
+export function rejectionError(
 	node: INode,
 	operationLabel: string,
 	statusCode: number,
-	envelope: ServiceEnvelope,
+	envelope: Omit<ServiceEnvelope, 'code'> & { code?: number },
 	explain?: (problems: string[]) => RefusalExplanation | undefined,
 ): NodeApiError {
 	const problems = splitProblems(envelope.message);
@@ -140,7 +144,7 @@ function rejectionError(
 		message: `${operationLabel} was rejected by the Candidate Verification Service: ${summary}`,
 		description: [
 			...problems.map((problem) => `- ${problem}`),
-			`(HTTP ${statusCode}, code ${envelope.code})`,
+			`(HTTP ${statusCode}, ${envelope.code === undefined ? 'no code' : `code ${envelope.code}`})`,
 			...rateLimitHint(statusCode),
 			...(explained ? [explained.advice] : []),
 		].join('\n'),

@@ -14,6 +14,7 @@ import { mappedField } from '../../helpers/mapping';
 import {
 	assertSuccessfulResponse,
 	parseJsonText,
+	rejectionError,
 	splitProblems,
 	type ServiceEnvelope,
 } from '../../transport/errors';
@@ -149,20 +150,45 @@ function mentions(message: string, word: string): boolean {
 
 const quoted = (labels: string[]) => labels.map((label) => `"${label}"`).join(', ');
 
+/** Statuses that keep their own advice (the key, the pace) even with a `{ message }` answer. */
+const OWN_ADVICE_STATUSES = [401, 403, 429];
+
 /**
- * A rejection (`code: -1`) names the node's field the service's message is about, else the fields
- * the item sent, and what to do.
+ * A refusal without the service's envelope: a 4xx (other than 401, 403, 429) whose answer is a
+ * `{ message }` with no `code` at all, as Verify GST answers an invalid GSTIN and Aadhaar (DigiLocker)
+ * Start a bad Redirect URL (HTTP 422).
+ */
+export function refusedWithoutCode(response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'>) {
+	const { statusCode } = response;
+	if (statusCode < 400 || statusCode >= 500 || OWN_ADVICE_STATUSES.includes(statusCode))
+		return false;
+	const body = parseJsonText(response.body) as IDataObject | undefined;
+	return (
+		isObject(body) &&
+		body.code === undefined &&
+		typeof body.message === 'string' &&
+		body.message.trim() !== ''
+	);
+}
+
+/**
+ * A rejection (a failure code such as `code: -1` or Aadhaar's `code: 1`, or a 4xx `{ message }` with
+ * no code) names the node's field the service's message is about, else the fields the item sent, and
+ * what to do.
  */
 function explainRejection(
 	error: unknown,
 	response: IN8nHttpFullResponse,
 	spec: KycCall,
-	itemIndex: number,
+	call: { node: INode; itemIndex: number },
 ): unknown {
+	const { itemIndex } = call;
 	const body = parseJsonText(response.body) as Partial<ServiceEnvelope> | undefined;
-	const isRejection = typeof body?.code === 'number' && body.code !== 0;
+	const withoutCode = refusedWithoutCode(response);
+	if (withoutCode) error = rejectionError(call.node, spec.label, response.statusCode, body ?? {});
+	const isRejection = withoutCode || (typeof body?.code === 'number' && body.code !== 0);
 	if (!(error instanceof NodeApiError) || !isRejection) return error;
-	const message = splitProblems(body.message).join(' / ');
+	const message = splitProblems(body?.message).join(' / ');
 	const named = spec.fields
 		.filter(({ name, label, aliases = [] }) =>
 			[name, label, ...aliases].some((word) => mentions(message, word)),
@@ -225,7 +251,10 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 				try {
 					envelope = assertSuccessfulResponse(nodeOf(this), spec.label, response);
 				} catch (error) {
-					throw explainRejection(error, response, spec, call.itemIndex);
+					throw explainRejection(error, response, spec, {
+						node: nodeOf(this),
+						itemIndex: call.itemIndex,
+					});
 				}
 				const output: INodeExecutionData = {
 					json: kycOutput(envelope),
@@ -237,6 +266,7 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 			requestOptions: {},
 		},
 		billedPerCall: true,
+		refused: refusedWithoutCode,
 	};
 }
 
