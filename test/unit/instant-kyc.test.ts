@@ -823,6 +823,22 @@ describe('Instant KYC in the editor', () => {
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 	});
 
+	it('says what sets valid: in the notice and in the description of every operation whose output has it', () => {
+		const meaning =
+			'false when the service’s answer says status "INVALID" (at its top level or, in the older PAN answer, nested) or accountExists false, true otherwise; a valid the service sends itself is kept as sent';
+		const notice = description.properties.find((property) => property.name === 'instantKycNotice');
+		expect(notice?.displayName).toContain(`The field valid is ${meaning}.`);
+		const withValid = (operations.options as INodePropertyOptions[]).filter(
+			(option) => !String(option.value).startsWith('aadhaar'),
+		);
+		expect(withValid).toHaveLength(6);
+		for (const option of withValid) {
+			expect(option.description).toContain(
+				`The output is the service’s answer plus reason and valid, ${meaning}.`,
+			);
+		}
+	});
+
 	it('every operation says it is billed per call, for people and AI agents; Verify PAN is the default', () => {
 		const options = operations.options as INodePropertyOptions[];
 		expect(options.map((option) => option.value)).toEqual([

@@ -24,9 +24,12 @@ export {
 	verifyUpi,
 };
 
+/** What sets valid (shared.ts, isNegative and kycOutput), said wherever the node describes it. */
+const VALID_MEANING =
+	'false when the service’s answer says status "INVALID" (at its top level or, in the older PAN answer, nested) or accountExists false, true otherwise; a valid the service sends itself is kept as sent';
+
 /** The outcome fields every Instant KYC output adds to the service's answer. */
-const OUTCOME =
-	'The output is the service’s answer plus valid (false for a negative result) and reason.';
+const OUTCOME = `The output is the service’s answer plus reason and valid, ${VALID_MEANING}.`;
 
 /** An operation's description: what it does, the outcome fields where they matter, the billing. */
 function billed(what: string, outcome = true): string {
@@ -104,8 +107,7 @@ export const description: INodeProperties[] = [
 		default: 'verifyPan',
 	},
 	{
-		displayName:
-			'Each call is billed by the provider and answers at once; a re-run calls (and bills) again. A negative result is an output with valid = false and the reason, not an error: branch on it with an If node.',
+		displayName: `Each call is billed by the provider and answers at once; a re-run calls (and bills) again. A negative result is an output with valid = false and the reason, not an error: branch on it with an If node. The field valid is ${VALID_MEANING}.`,
 		name: 'instantKycNotice',
 		type: 'notice',
 		default: '',
