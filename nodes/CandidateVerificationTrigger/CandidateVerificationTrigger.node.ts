@@ -115,7 +115,7 @@ export class CandidateVerificationTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to read the transaction with Transaction → Get Status’s request and add candidateName, transactionState, reportUrl and the whole transaction to each item (needs the Organisation ID in the credential)',
+							'Whether to read the transaction with Transaction → Get Status’s request and add candidateName, transactionState, reportUrl and the whole transaction to each item (needs the Organisation ID in the credential). reportUrl is the transaction’s report link when the service gives one (older page), else null: per-check reports come with Transaction → Get Check Status.',
 					},
 					{
 						displayName: 'Include Headers',

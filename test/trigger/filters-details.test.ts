@@ -121,6 +121,56 @@ describe('option: Add Transaction Details', () => {
 		]);
 	});
 
+	/** The details added for a transaction the service answers with `candidate`, without `report`. */
+	async function detailsFor(candidate: IDataObject) {
+		const { trigger, post } = await activeTrigger({ options: { addTransactionDetails: true } });
+		const newer = {
+			transactionId: 'TXN-1',
+			candidate,
+			verificationList: [{ name: 'bgv-employment', state: 'COMPLETED' }],
+			state: 'IN_PROGRESS',
+			insufficiency: false,
+		};
+		nock(TEST_BASE_URL)
+			.get(STATUS_PATH)
+			.query({ orgId: 'org-123', txnId: 'TXN-1' })
+			.reply(200, { code: 0, message: 'Success', data: newer });
+		const delivery = await trigger.deliver(post(event('bgv-employment', 'COMPLETED')));
+		return { newer, items: delivery.items };
+	}
+
+	test('the provider’s pages: candidateName from candidate.profileDetails.name; reportUrl null without report', async () => {
+		const candidate = {
+			id: 'c-1',
+			email: 'asha@example.com',
+			mobile: '9000000000',
+			profileDetails: { gender: 'Female', name: 'Asha Verma' },
+		};
+
+		const { newer, items } = await detailsFor(candidate);
+
+		expect(items).toEqual([
+			{
+				...event('bgv-employment', 'COMPLETED'),
+				receivedAt: expect.any(String),
+				candidateName: 'Asha Verma',
+				transactionState: 'IN_PROGRESS',
+				reportUrl: null,
+				transaction: newer,
+			},
+		]);
+	});
+
+	test('candidateName: profileDetails.name first, then candidate.name, else null', async () => {
+		const both = await detailsFor({ name: 'A. Verma', profileDetails: { name: 'Asha Verma' } });
+		const nameOnly = await detailsFor({ name: 'A. Verma', profileDetails: {} });
+		const neither = await detailsFor({ email: 'asha@example.com' });
+
+		expect(both.items[0].candidateName).toBe('Asha Verma');
+		expect(nameOnly.items[0].candidateName).toBe('A. Verma');
+		expect(neither.items[0]).toMatchObject({ candidateName: null, reportUrl: null });
+	});
+
 	test('a failed read keeps the notification and says why', async () => {
 		const { trigger, post } = await activeTrigger({ options: { addTransactionDetails: true } });
 		nock(TEST_BASE_URL)

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * How a check status answer (GET …/transactions/<check>/info) is read, in one place for
- * Transaction → Get Check Status and the trigger. From the provider's public documentation: the
- * envelope's `data.data` is a list with one item per check of that name, each with `subType` (the
- * check's verificationId) and `insufficiencyData` (what the candidate must answer; item shape not
- * shown). The sandbox answers one flat check object with the same fields.
+ * How the status answers are read, in one place for Transaction → Get Check Status and the trigger.
+ * A check status answer (GET …/transactions/<check>/info), from the provider's public
+ * documentation: the envelope's `data.data` is a list with one item per check of that name, each
+ * with `subType` (the check's verificationId) and `insufficiencyData` (what the candidate must
+ * answer; item shape not shown). The sandbox answers one flat check object with the same fields.
  */
 export const CHECK_ID_FIELD = 'subType';
 export const INSUFFICIENCY_DATA_FIELD = 'insufficiencyData';
@@ -40,4 +40,17 @@ export function checkStatusOutput(data: IDataObject): IDataObject[] {
 		verificationId: verificationIdOf(item),
 		insufficiencies: insufficienciesOf(item),
 	}));
+}
+
+/**
+ * The candidate's name in a transaction status answer (GET …/transactions/info): both public pages
+ * put it at `candidate.profileDetails.name`; `candidate.name` is read next; null when neither is set.
+ */
+export function candidateNameOf(transaction: IDataObject): string | null {
+	const candidate = isObject(transaction.candidate) ? transaction.candidate : {};
+	const profile = isObject(candidate.profileDetails) ? candidate.profileDetails : {};
+	for (const name of [profile.name, candidate.name]) {
+		if (typeof name === 'string' && name.trim() !== '') return name;
+	}
+	return null;
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ACTIONS } from '../../CandidateVerification/helpers/actions';
+import { candidateNameOf } from '../../CandidateVerification/helpers/checkStatus';
 import {
 	CREDENTIAL_TYPE,
 	TRANSACTION_STATUS_PATH,
@@ -88,9 +89,10 @@ export async function readTransaction(
 }
 
 /**
- * Adds the candidate's name, the overall state and the report URL, read with Transaction → Get
- * Status's request (or taken from `transaction`, when this event already read it). A failed read
- * never loses the notification: the item carries the error instead.
+ * Adds the candidate's name (profileDetails.name, else name), the overall state and the report URL
+ * (null when the transaction has none), read with Transaction → Get Status's request (or taken from
+ * `transaction`, when this event already read it). A failed read never loses the notification: the
+ * item carries the error instead.
  */
 export async function addTransactionDetails(
 	this: IWebhookFunctions,
@@ -99,11 +101,11 @@ export async function addTransactionDetails(
 ): Promise<IDataObject> {
 	try {
 		const transaction = alreadyRead ?? (await readTransaction.call(this, item)).transaction;
-		const candidate = (transaction.candidate ?? {}) as IDataObject;
 		return {
 			...item,
-			candidateName: candidate.name ?? null,
+			candidateName: candidateNameOf(transaction),
 			transactionState: transaction.state ?? null,
+			// Only the older page has `report`; per-check reports: Transaction → Get Check Status.
 			reportUrl: transaction.report ?? null,
 			transaction,
 		};
