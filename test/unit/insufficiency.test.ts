@@ -245,7 +245,12 @@ describe('Transaction → Get Check Status: verificationId and insufficiencies',
 		const result = await read();
 
 		expect(outputJson(result)).toEqual([
-			{ ...check, verificationId: '65a1b2c3d4e5f6a7b8c9d0e1', insufficiencies: insufficiencyData },
+			{
+				...check,
+				reportUrl: null,
+				verificationId: '65a1b2c3d4e5f6a7b8c9d0e1',
+				insufficiencies: insufficiencyData,
+			},
 		]);
 	});
 
@@ -269,8 +274,13 @@ describe('Transaction → Get Check Status: verificationId and insufficiencies',
 
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		expect(outputJson(result)).toEqual([
-			{ ...first, verificationId: first.subType, insufficiencies: first.insufficiencyData },
-			{ ...second, verificationId: null, insufficiencies: [] },
+			{
+				...first,
+				reportUrl: null,
+				verificationId: first.subType,
+				insufficiencies: first.insufficiencyData,
+			},
+			{ ...second, reportUrl: null, verificationId: null, insufficiencies: [] },
 		]);
 	});
 });

@@ -129,3 +129,58 @@ describe('Transaction (from the provider public documentation)', () => {
 		expect(requests).toHaveLength(0);
 	});
 });
+
+describe('Transaction → Get Check Status: reportUrl (the provider’s pages)', () => {
+	enableMockedNetwork();
+
+	const CHECK = '/verification/api/1.0/transactions';
+	const QUERY = 'orgId=org-1&txnId=TXN-1';
+
+	const read = (verificationName: string, typeVersion = 2) =>
+		runActionNode({
+			parameters: {
+				resource: 'transaction',
+				operation: 'getCheckStatus',
+				transactionId: 'TXN-1',
+				verificationName,
+				orgId: 'org-1',
+			},
+			typeVersion,
+		});
+
+	it('reportUrl: the older page’s own reportUrl kept; else the newer page’s first pdfServingUrl; else null', async () => {
+		const older = { name: 'bgv-degree', state: 'COMPLETED', reportUrl: 'https://files/r-1.pdf' };
+		const newer = {
+			name: 'bgv-degree',
+			state: 'COMPLETED',
+			responseList: [
+				{ data: {} },
+				{ data: { eduvReport: { pdfServingUrl: 'https://files/eduv-1.pdf' } } },
+				{ data: { eduvReport: { pdfServingUrl: 'https://files/eduv-2.pdf' } } },
+			],
+		};
+		// The service's own field is never replaced, even when null and a pdfServingUrl is there.
+		const ownNull = { ...newer, reportUrl: null };
+		const none = { name: 'bgv-degree', state: 'IN_PROGRESS', responseList: [] };
+		const { scope, requests } = mockService();
+		scope
+			.get(`${CHECK}/bgv-degree/info`)
+			.query({ orgId: 'org-1', txnId: 'TXN-1' })
+			.reply(200, success({ data: [older, newer, ownNull, none] }));
+
+		const result = await read('bgv-degree');
+
+		expect(requests.map((request) => request.path)).toEqual([`${CHECK}/bgv-degree/info?${QUERY}`]);
+		expect(outputJson(result)).toEqual([
+			{ ...older, reportUrl: 'https://files/r-1.pdf', verificationId: null, insufficiencies: [] },
+			{
+				...newer,
+				reportUrl: 'https://files/eduv-1.pdf',
+				verificationId: null,
+				insufficiencies: [],
+			},
+			{ ...ownNull, reportUrl: null, verificationId: null, insufficiencies: [] },
+			{ ...none, reportUrl: null, verificationId: null, insufficiencies: [] },
+		]);
+	});
+});

@@ -443,7 +443,12 @@ describe('Transaction → Get Check Status: the name read follows the node versi
 		expect(requests.map((request) => request.path)).toEqual([
 			`/verification/api/1.0/transactions/${path}/info?orgId=org-1&txnId=TXN-1`,
 		]);
-		expect(result.items[0].json).toEqual({ state: 'IN_PROGRESS', verificationId: null, insufficiencies: [] });
+		expect(result.items[0].json).toEqual({
+			state: 'IN_PROGRESS',
+			reportUrl: null,
+			verificationId: null,
+			insufficiencies: [],
+		});
 	});
 
 	it('version 1 does not know the submission pages’ digital address names', async () => {

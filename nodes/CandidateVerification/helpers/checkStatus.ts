@@ -33,10 +33,30 @@ export function insufficienciesOf(item: IDataObject): IDataObject[] {
 	return (Array.isArray(list) ? list : [list]) as IDataObject[];
 }
 
-/** One output per check item: its fields plus verificationId and insufficiencies. */
+/**
+ * The check's report: its own `reportUrl` (the older page) or else the first
+ * `responseList[].data.eduvReport.pdfServingUrl` (the newer page); null when neither is there.
+ */
+export function reportUrlOf(item: IDataObject): IDataObject[string] {
+	if ('reportUrl' in item) return item.reportUrl;
+	const responses = Array.isArray(item.responseList) ? item.responseList : [];
+	for (const response of responses) {
+		const data = isObject(response) ? response.data : undefined;
+		const report = isObject(data) ? data.eduvReport : undefined;
+		const url = isObject(report) ? report.pdfServingUrl : undefined;
+		if (typeof url === 'string' && url !== '') return url;
+	}
+	return null;
+}
+
+/**
+ * One output per check item: its fields plus reportUrl (the service's own one kept),
+ * verificationId and insufficiencies.
+ */
 export function checkStatusOutput(data: IDataObject): IDataObject[] {
 	return checkItemsOf(data).map((item) => ({
 		...item,
+		reportUrl: reportUrlOf(item),
 		verificationId: verificationIdOf(item),
 		insufficiencies: insufficienciesOf(item),
 	}));

@@ -47,7 +47,7 @@ export const operation: OperationDefinition = {
 		);
 		return { ...buildStatusQuery(input), pathParameters: { verificationName: check ?? '' } };
 	},
-	// The answer's fields, plus verificationId and insufficiencies (one item per check when the
-	// service answers a list, as its public documentation shows).
+	// The answer's fields, plus reportUrl, verificationId and insufficiencies (one item per check
+	// when the service answers a list, as its public documentation shows).
 	output: checkStatusOutput,
 };
