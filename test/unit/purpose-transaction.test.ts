@@ -130,11 +130,12 @@ describe('Transaction (from the provider public documentation)', () => {
 	});
 });
 
-describe('Transaction → Get Check Status: reportUrl (the provider’s pages)', () => {
+describe('Transaction → Get Check Status: reportUrl and the check’s other name (the provider’s pages)', () => {
 	enableMockedNetwork();
 
 	const CHECK = '/verification/api/1.0/transactions';
 	const QUERY = 'orgId=org-1&txnId=TXN-1';
+	const NOT_FOUND = { code: -1, message: 'Verification not found for this transaction' };
 
 	const read = (verificationName: string, typeVersion = 2) =>
 		runActionNode({
@@ -182,5 +183,125 @@ describe('Transaction → Get Check Status: reportUrl (the provider’s pages)',
 			{ ...ownNull, reportUrl: null, verificationId: null, insufficiencies: [] },
 			{ ...none, reportUrl: null, verificationId: null, insufficiencies: [] },
 		]);
+	});
+
+	it.each([
+		// Version 2 sends the submission pages' name; the public samples read the form list's.
+		[2, 'bgv-local-extended-address', 'bgv-local-address-digital'],
+		[2, 'bgv-permanent-extended-address', 'bgv-permanent-address-digital'],
+		[2, '={{ "bgv-local-address-digital" }}', 'bgv-local-extended-address'],
+		[1, 'bgv-local-address-digital', 'bgv-local-extended-address'],
+	])(
+		'version %i, Check %s: not found (HTTP 404) → asked once under %s, whose answer is the output',
+		async (typeVersion, check, other) => {
+			const asked = check.replace(/^=\{\{ "(.*)" \}\}$/, '$1');
+			const answer = { name: other, state: 'IN_PROGRESS', subType: 'aaaaaaaaaaaaaaaaaaaaaaaa' };
+			const { scope, requests } = mockService();
+			scope.get(`${CHECK}/${asked}/info`).query(true).reply(404, NOT_FOUND);
+			scope
+				.get(`${CHECK}/${other}/info`)
+				.query({ orgId: 'org-1', txnId: 'TXN-1' })
+				.reply(200, success(answer));
+
+			const result = await read(check, typeVersion);
+
+			expect(requests.map(({ method, path }) => ({ method, path }))).toEqual([
+				{ method: 'GET', path: `${CHECK}/${asked}/info?${QUERY}` },
+				{ method: 'GET', path: `${CHECK}/${other}/info?${QUERY}` },
+			]);
+			expect(requests[1].headers['x-api-key']).toBe(TEST_API_KEY);
+			expect(result.error).toBeUndefined();
+			// The service's `name` says which name answered.
+			expect(outputJson(result)).toEqual([
+				{
+					...answer,
+					reportUrl: null,
+					verificationId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+					insufficiencies: [],
+				},
+			]);
+		},
+	);
+
+	it('a not-found refusal under HTTP 200 (code -1) is also asked under the other name', async () => {
+		const { scope, requests } = mockService();
+		scope.get(`${CHECK}/bgv-local-extended-address/info`).query(true).reply(200, NOT_FOUND);
+		scope
+			.get(`${CHECK}/bgv-local-address-digital/info`)
+			.query(true)
+			.reply(200, success({ name: 'bgv-local-address-digital', state: 'COMPLETED' }));
+
+		const result = await read('bgv-local-extended-address');
+
+		expect(requests.map((request) => request.path)).toEqual([
+			`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
+			`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
+		]);
+		expect(outputJson(result)).toEqual([
+			{
+				name: 'bgv-local-address-digital',
+				state: 'COMPLETED',
+				reportUrl: null,
+				verificationId: null,
+				insufficiencies: [],
+			},
+		]);
+	});
+
+	it.each([
+		[2, 'bgv-police-verification'],
+		[2, 'bgv-police-clearance-certificate'],
+		[1, 'bgv-police-verification'],
+		[2, 'bgv-degree'],
+	])(
+		'version %i, Check %s (no other name; the police checks are two different checks): one request, its refusal',
+		async (typeVersion, check) => {
+			const { scope, requests } = mockService();
+			scope.get(`${CHECK}/${check}/info`).query(true).reply(404, NOT_FOUND);
+
+			const result = await read(check, typeVersion);
+
+			expect(requests.map((request) => request.path)).toEqual([`${CHECK}/${check}/info?${QUERY}`]);
+			expect(result.error?.message).toBe(
+				'Get the status of one check was rejected by the Candidate Verification Service: Verification not found for this transaction',
+			);
+		},
+	);
+
+	it('not found under both names: the first name’s refusal, saying the other was asked too', async () => {
+		const { scope, requests } = mockService();
+		scope.get(`${CHECK}/bgv-local-extended-address/info`).query(true).reply(404, NOT_FOUND);
+		scope
+			.get(`${CHECK}/bgv-local-address-digital/info`)
+			.query(true)
+			.reply(404, { code: -1, message: 'No such check' });
+
+		const result = await read('bgv-local-extended-address');
+
+		expect(requests.map((request) => request.path)).toEqual([
+			`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
+			`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
+		]);
+		expect(result.error?.message).toBe(
+			'Get the status of one check was rejected by the Candidate Verification Service: Verification not found for this transaction',
+		);
+		expect(result.error?.description).toBe(
+			'- Verification not found for this transaction\n(HTTP 404, code -1)\nNot found under bgv-local-address-digital either.',
+		);
+	});
+
+	it('another refusal of the first name is not asked again under the other name', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.get(`${CHECK}/bgv-local-extended-address/info`)
+			.query(true)
+			.reply(400, { code: -1, message: 'orgId is invalid' });
+
+		const result = await read('bgv-local-extended-address');
+
+		expect(requests).toHaveLength(1);
+		expect(result.error?.message).toBe(
+			'Get the status of one check was rejected by the Candidate Verification Service: orgId is invalid',
+		);
 	});
 });

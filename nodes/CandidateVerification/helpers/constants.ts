@@ -165,6 +165,17 @@ export const DIGITAL_ADDRESS_CHECKS: readonly string[] = [
 	...Object.keys(DIGITAL_ADDRESS_SUBMISSION_NAMES),
 ];
 
+/**
+ * The other name of a digital address check, both ways (Transaction → Get Check Status asks it
+ * when the name asked is not found). The police checks have none: they are two different checks.
+ */
+export const DIGITAL_ADDRESS_OTHER_NAME: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.entries(DIGITAL_ADDRESS_SUBMISSION_NAMES).flatMap(([formName, sentName]) => [
+		[formName, sentName],
+		[sentName, formName],
+	]),
+);
+
 /** bgv-degree's `level`, from the provider's public documentation. */
 export const DEGREE_LEVELS = [
 	'DIPLOMA',
@@ -258,7 +269,8 @@ export const INSUFFICIENCY_RAISED = 'insufficiency-raised';
 export const INSUFFICIENCY_RESOLVED = 'insufficiency-resolved';
 
 const LOCAL_EXTENDED_ADDRESS = DIGITAL_ADDRESS_SUBMISSION_NAMES['bgv-local-address-digital'];
-const PERMANENT_EXTENDED_ADDRESS = DIGITAL_ADDRESS_SUBMISSION_NAMES['bgv-permanent-address-digital'];
+const PERMANENT_EXTENDED_ADDRESS =
+	DIGITAL_ADDRESS_SUBMISSION_NAMES['bgv-permanent-address-digital'];
 
 /**
  * The trigger's Checks filter: the other names a chosen check also matches. The service's public

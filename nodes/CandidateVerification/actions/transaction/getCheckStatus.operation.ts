@@ -1,15 +1,25 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OperationDefinition } from '../../engine/operation';
+import type { ItemCall, OperationDefinition } from '../../engine/operation';
+import { fillPath } from '../../engine/operationRun';
 import { ACTIONS } from '../../helpers/actions';
 import {
 	CHECK_OPTIONS_V2,
 	CHECK_STATUS_PATH,
+	DIGITAL_ADDRESS_OTHER_NAME,
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
 } from '../../helpers/constants';
 import { checkStatusOutput } from '../../helpers/checkStatus';
+import { assertSuccessfulResponse, type ServiceEnvelope } from '../../transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';
 
 // Transaction ID is declared with Verification → Submit's fields.
@@ -34,8 +44,83 @@ export const description: INodeProperties[] = [
 	organisationIdField('getCheckStatus'),
 ];
 
+const LABEL = ACTIONS.transactionGetCheckStatus;
+
+/** n8n's getNode() copies the node at every call: once per run (for the errors). */
+const runNodes = new WeakMap<IExecuteFunctions, INode>();
+function nodeOf(context: IExecuteFunctions): INode {
+	let node = runNodes.get(context);
+	if (!node) {
+		node = context.getNode();
+		runNodes.set(context, node);
+	}
+	return node;
+}
+
+/**
+ * The service's answer that it has no check of that name for the transaction: HTTP 404 (the
+ * sandbox: `{ code: -1, message: 'Verification not found for this transaction' }`), or a refusal
+ * whose message says "not found" (a live service may answer it under HTTP 200). Read on the error
+ * the envelope check throws (its httpCode and its message, which carries the service's message).
+ */
+function isNotFound(error: unknown): error is NodeApiError {
+	return (
+		error instanceof NodeApiError &&
+		(error.httpCode === '404' || /\bnot found\b/i.test(error.message))
+	);
+}
+
+/** A failure as the engine reports it (the envelope check and callService throw these). */
+function nodeError(node: INode, caught: unknown): NodeApiError | NodeOperationError {
+	return caught instanceof NodeApiError || caught instanceof NodeOperationError
+		? caught
+		: new NodeOperationError(node, caught as Error);
+}
+
+/**
+ * The check's status under the name asked; when the service answers not found and the check has
+ * another name (a digital address: the form list's and the submission pages' names, see
+ * DIGITAL_ADDRESS_OTHER_NAME), asked once more under that name, a read being safe to repeat. The
+ * operation reads its own answer (`output.read`) because only after the answer is known whether a
+ * second request is needed (`beforeSend` runs before); the second goes with `call.callService`
+ * (the run's credential, settings and retries). Both not found: the first name's refusal.
+ */
+async function readCheckStatus(
+	this: IExecuteFunctions,
+	response: IN8nHttpFullResponse,
+	call: ItemCall,
+): Promise<INodeExecutionData[]> {
+	const node = nodeOf(this);
+	let envelope: ServiceEnvelope;
+	try {
+		envelope = assertSuccessfulResponse(node, LABEL, response);
+	} catch (caught) {
+		const refusal = nodeError(node, caught);
+		const other = DIGITAL_ADDRESS_OTHER_NAME[call.prepared.pathParameters?.verificationName ?? ''];
+		if (other === undefined || !isNotFound(refusal)) throw refusal;
+		try {
+			envelope = await call.callService(`${LABEL} (under its other name, ${other})`, {
+				method: 'GET',
+				url: fillPath(CHECK_STATUS_PATH, { verificationName: other }),
+				qs: call.request.qs,
+			});
+		} catch (caughtAgain) {
+			const second = nodeError(node, caughtAgain);
+			if (!isNotFound(second)) throw second;
+			refusal.description = [refusal.description, `Not found under ${other} either.`]
+				.filter(Boolean)
+				.join('\n');
+			throw refusal;
+		}
+	}
+	return checkStatusOutput(envelope.data ?? {}).map((json) => ({
+		json,
+		pairedItem: { item: call.itemIndex },
+	}));
+}
+
 export const operation: OperationDefinition = {
-	label: ACTIONS.transactionGetCheckStatus,
+	label: LABEL,
 	method: 'GET',
 	path: CHECK_STATUS_PATH,
 	build: (input) => {
@@ -49,5 +134,5 @@ export const operation: OperationDefinition = {
 	},
 	// The answer's fields, plus reportUrl, verificationId and insufficiencies (one item per check
 	// when the service answers a list, as its public documentation shows).
-	output: checkStatusOutput,
+	output: { read: readCheckStatus, requestOptions: {} },
 };
