@@ -107,7 +107,7 @@ export function duplicateProtectionFields(
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_HISTORY_ROWS,
 					description:
-						'How many of the newest rows the record keeps at least. An older row may be forgotten: a later run would then send it again. Each run reads and writes the whole record, so a smaller history makes runs faster; keep it above the rows all executions of this node send while one waits for an answer, or they push each other’s rows in flight out.',
+						'How many of the newest rows the record keeps at least. An older row may be forgotten: a later run would then send it again. To run a whole sheet of N rows again without sending any twice, keep it at least N plus the rows other executions of this node record in between (and above the rows all executions of this node send while one waits for an answer). Each run reads and writes the whole record, so a smaller history makes runs faster.',
 				},
 				{
 					displayName: 'Wait for an Answer Elsewhere (Seconds)',
