@@ -858,4 +858,15 @@ describe('Instant KYC in the editor', () => {
 		const start = options.find((option) => option.value === 'aadhaarStart');
 		expect(start?.description).toContain('Send authUrl to the candidate');
 	});
+
+	it('Aadhaar (DigiLocker) Start says that a re-run sends the candidate a new link', () => {
+		const notices = description.properties.filter(
+			(property) =>
+				property.type === 'notice' &&
+				property.displayOptions?.show?.operation?.includes('aadhaarStart'),
+		);
+		expect(notices.map((notice) => notice.displayName)).toEqual([
+			'Each run starts a new consent request, and the candidate gets a new link: run it once per candidate.',
+		]);
+	});
 });

@@ -9,6 +9,14 @@ const REDIRECT_URL: SentField = { name: 'redirectUrl', label: 'Redirect URL' };
 
 export const description: INodeProperties[] = [
 	{
+		displayName:
+			'Each run starts a new consent request, and the candidate gets a new link: run it once per candidate.',
+		name: 'aadhaarStartNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: showFor(['aadhaarStart']) },
+	},
+	{
 		displayName: 'Redirect URL',
 		name: 'redirectUrl',
 		type: 'string',
