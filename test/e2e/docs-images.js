@@ -311,8 +311,9 @@ async function main() {
 				return shots.canvas('sweep-run.png');
 			},
 		);
-		await step("Download Report's output: the report as a binary file", async () => {
-			await shots.openNode('Download Report');
+		// The examples ran against the sandbox's current pages: a report per check (examples-check.js).
+		await step("Download Check Report's output: the report as a binary file", async () => {
+			await shots.openNode('Download Check Report');
 			await shots.hideChrome();
 			const shot = await shots.clip(
 				'download-report-output.png',
