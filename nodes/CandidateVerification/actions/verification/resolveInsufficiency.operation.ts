@@ -123,6 +123,7 @@ export const description: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. Degree Certificate',
 						description: 'What the document is, as the service shows it',
+						hint: 'For a document that answers a question, an older page of the provider labels it with the question’s insufficiencyId followed by ::FILE::1 (e.g. 64ab12::FILE::1); the current page does not say',
 					},
 					{
 						displayName: 'URL',
