@@ -358,7 +358,8 @@ async function main() {
 					transactionId,
 					orgId: ORG_ID,
 					formId,
-					candidate: stored.candidate,
+					// As both of the provider's pages show it: the candidate's details under profileDetails too.
+					candidate: { ...stored.candidate, profileDetails: { name: CANDIDATE.name, gender: CANDIDATE.gender } },
 					verificationList: stored.verificationList.map(({ name, state }) => ({ name, state })),
 					state: 'NOT_STARTED',
 					report: status.report,
