@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published: it reads a record written by 0.4.0 */
 import { readFileSync } from 'node:fs';
 import nock from 'nock';
 import path from 'node:path';
