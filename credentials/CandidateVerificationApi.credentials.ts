@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { API_KEY_HEADER, PURPOSES_PATH } from '../nodes/CandidateVerification/helpers/constants';
+import { API_KEY_HEADER, PURPOSES_PATH } from '../nodes/shared/constants';
 
 /**
  * Resolves to the base URL of the environment chosen in the credential, without a trailing slash.

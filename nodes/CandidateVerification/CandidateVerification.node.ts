@@ -17,7 +17,7 @@ import * as transaction from './actions/transaction/Transaction.resource';
 import * as verification from './actions/verification/Verification.resource';
 import * as webhookConfig from './actions/webhookConfig/WebhookConfig.resource';
 import { requestOptionsProperty } from './engine/requestOptions';
-import { CREDENTIAL_TYPE } from './helpers/constants';
+import { CREDENTIAL_TYPE } from '../shared/constants';
 import { subtitleExpression } from './helpers/subtitle';
 import { listSearch } from './methods';
 

@@ -16,10 +16,7 @@ import {
 	type NotificationFilters,
 } from './helpers/filters';
 import { addTransactionDetails, notificationItem } from './helpers/payload';
-import {
-	CHECK_STATES,
-	NOTIFICATION_CHECK_OPTIONS,
-} from '../CandidateVerification/helpers/constants';
+import { CHECK_STATES, NOTIFICATION_CHECK_OPTIONS } from '../shared/constants';
 
 const FILTERED = {
 	webhookResponse: { message: 'Notification received; not one this workflow starts on' },

@@ -1,4 +1,4 @@
-import * as transport from '../../nodes/CandidateVerification/transport';
+import * as transport from '../../nodes/shared/transport';
 
 /**
  * Request number `failing` (1-based) of the runs that follow fails as n8n's request helper throws

@@ -8,7 +8,7 @@ import {
 	CREDENTIAL_BASE_URL,
 } from '../../credentials/CandidateVerificationApi.credentials';
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
-import { baseUrlFromCredentials } from '../../nodes/CandidateVerification/transport';
+import { baseUrlFromCredentials } from '../../nodes/shared/transport';
 import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { ACTION_NODE_TYPE, createAdditionalData, nodeTypes } from '../harness/environment';
 import { runActionNode } from '../harness/run-node';

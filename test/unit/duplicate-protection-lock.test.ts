@@ -13,7 +13,7 @@ import {
 	lockTiming,
 	WorkflowLock,
 } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
-import * as transport from '../../nodes/CandidateVerification/transport';
+import * as transport from '../../nodes/shared/transport';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
 import { otherProcess } from '../harness/other-process';

@@ -3,7 +3,7 @@ import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow'
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
-import { ACTIONS } from '../../nodes/CandidateVerification/helpers/actions';
+import { ACTIONS } from '../../nodes/shared/actions';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 
 const { description } = new CandidateVerification();

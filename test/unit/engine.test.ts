@@ -4,7 +4,7 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import * as transport from '../../nodes/CandidateVerification/transport';
+import * as transport from '../../nodes/shared/transport';
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';

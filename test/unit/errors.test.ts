@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { INode } from 'n8n-workflow';
 
-import { networkError } from '../../nodes/CandidateVerification/transport/errors';
+import { networkError } from '../../nodes/shared/transport/errors';
 
 import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { runActionNode, type NodeRunResult } from '../harness/run-node';

@@ -5,7 +5,7 @@ import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-wor
 import { Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
-import * as transport from '../../nodes/CandidateVerification/transport';
+import * as transport from '../../nodes/shared/transport';
 import { TEST_API_KEY } from '../harness/credentials-helper';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 import { outputJson, runActionNode, type NodeRunResult } from '../harness/run-node';

@@ -8,7 +8,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import type { RefusalExplanation, ServiceEnvelope } from '../transport/errors';
+import type { RefusalExplanation, ServiceEnvelope } from '../../shared/transport/errors';
 import type { ItemInput } from './itemInput';
 import type { OtherShape } from './requestShapes';
 

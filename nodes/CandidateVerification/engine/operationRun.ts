@@ -10,17 +10,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../helpers/constants';
-import { baseUrlFromCredentials, jsonRequest, sendWithCredential } from '../transport';
+import { CREDENTIAL_TYPE } from '../../shared/constants';
+import { fillPath } from '../../shared/paths';
+import { baseUrlFromCredentials, jsonRequest } from '../../shared/transport';
+import { assertSuccessfulResponse, certainlyNotActedOn } from '../../shared/transport/errors';
 import {
-	assertSuccessfulResponse,
-	certainlyNotActedOn,
-	mayRetryCreate,
-	networkCode,
-	networkError,
-	networkFailureKind,
-} from '../transport/errors';
-import { discardBody, followRedirects } from '../transport/redirects';
+	neverReachedService,
+	requestWithRetries,
+	type RetryingSender,
+} from '../../shared/transport/retry';
 import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
 import type { CheckedItem } from './checkItems';
 import { DUPLICATE_MODES, type DuplicateProtection } from './duplicateProtection';
@@ -28,17 +26,6 @@ import type { ItemCall, OperationDefinition, PreparedRequest } from './operation
 import type { RunSettings } from './requestOptions';
 import { sendInLearnedShape } from './requestShapes';
 
-/**
- * Answers a read is tried again after. A create is tried again only when the service certainly
- * did not act (`mayRetryCreate`: a 429, a 503 in the service's envelope).
- */
-const READ_RETRY_STATUSES = [429, 503, 502, 504];
-/**
- * Network failures before the request could reach the service. A broken pipe or an aborted
- * connection is not one: the request may have been read before the connection went.
- */
-const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
-const MAX_RETRY_AFTER_MS = 30_000;
 /** On an item whose answer was lost where no duplicate protection holds it. */
 export const LOST_ANSWER_ADVICE =
 	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have acted on it. Check at the service (its dashboard) before sending this row again: nothing stops a later run from sending it.';
@@ -71,28 +58,8 @@ function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
 	return error;
 }
 
-/** The path with its `:name` placeholders filled (each value URL-encoded); also used by the trigger. */
-export function fillPath(path: string, parameters: Record<string, string> = {}): string {
-	return path.replace(/:([A-Za-z]+)/g, (placeholder, name: string) =>
-		name in parameters ? encodeURIComponent(parameters[name]) : placeholder,
-	);
-}
-
 function itemList(indexes: number[]): string {
 	return indexes.map((index) => `item ${index}`).join(', ');
-}
-
-/** How long to wait before retry number `attempt` (0-based), following a Retry-After header. */
-function retryDelay(settings: RunSettings, attempt: number, response?: IN8nHttpFullResponse) {
-	const header = (response?.headers as IDataObject | undefined)?.['retry-after'];
-	if (header !== undefined) {
-		const seconds = Number(header);
-		const until = Number.isFinite(seconds)
-			? seconds * 1000
-			: Date.parse(String(header)) - Date.now();
-		if (Number.isFinite(until) && until >= 0) return Math.min(until, MAX_RETRY_AFTER_MS);
-	}
-	return settings.retryWait * 2 ** attempt;
 }
 
 /** The sending half of one run: requests, retries, what was accepted and what failed. */
@@ -111,12 +78,10 @@ export class OperationRun {
 
 	readonly started = new Set<number>();
 
-	/** Failures before the request could reach the service (a refused connection, an unknown host). */
-	private readonly neverReached = new WeakSet<object>();
-
 	private readonly baseURL: string;
 
-	private readonly credentialsDecrypted: ICredentialsDecrypted;
+	/** Who sends the run's requests, for the retry loop (transport/retry.ts). */
+	private readonly sender: RetryingSender;
 
 	private readonly abortSignal?: AbortSignal;
 
@@ -149,9 +114,22 @@ export class OperationRun {
 		this.creates = operation.acceptedIdField !== undefined;
 		this.sentOnce = this.creates || operation.billedPerCall === true;
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
-		this.credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credentials };
+		const credentialsDecrypted: ICredentialsDecrypted = {
+			id: id ?? '',
+			name,
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		};
 		this.shapeKey = JSON.stringify([id ?? name, this.baseURL, operation.method, operation.path]);
 		this.abortSignal = context.getExecutionCancelSignal?.();
+		this.sender = {
+			context,
+			node: this.node,
+			credentials: credentialsDecrypted,
+			policy: settings,
+			sentOnce: this.sentOnce,
+			abortSignal: this.abortSignal,
+		};
 		this.runRequestOptions = {
 			...('read' in operation.output ? operation.output.requestOptions : {}),
 			...this.transportOptions(),
@@ -308,7 +286,7 @@ export class OperationRun {
 					: new NodeOperationError(node, caught as Error);
 			const clearlyNotActedOn =
 				!requestLeft ||
-				this.neverReached.has(error) ||
+				neverReachedService(error) ||
 				(response !== undefined &&
 					(certainlyNotActedOn(response) || operation.refused?.(response) === true));
 			const answerLost = this.sentOnce && !clearlyNotActedOn;
@@ -342,58 +320,13 @@ export class OperationRun {
 		};
 	}
 
-	/**
-	 * One request with the node's own retries of transient failures. An operation that creates
-	 * something or is billed per call is retried only when the service certainly did not act on it.
-	 */
+	/** One request with the node's own retries of transient failures (transport/retry.ts). */
 	private async request(
 		label: string,
 		options: IHttpRequestOptions,
 		follow = false,
 	): Promise<IN8nHttpFullResponse> {
-		let spentMs = 0;
-		for (let attempt = 0; ; attempt++) {
-			let response: IN8nHttpFullResponse | undefined;
-			let failure: unknown;
-			try {
-				const answer = await sendWithCredential.call(
-					this.context,
-					options,
-					this.credentialsDecrypted,
-				);
-				response = follow
-					? await followRedirects.call(
-							this.context,
-							label,
-							options,
-							answer,
-							this.credentialsDecrypted,
-						)
-					: answer;
-			} catch (caught) {
-				failure = caught;
-			}
-			const kind = failure === undefined ? undefined : networkFailureKind(failure);
-			const notSent = NOT_SENT_CODES.includes(networkCode(failure) ?? '');
-			const transient = response
-				? this.sentOnce
-					? mayRetryCreate(response)
-					: READ_RETRY_STATUSES.includes(response.statusCode)
-				: kind !== undefined && (!this.sentOnce || notSent);
-			if (kind === 'timeout') spentMs += options.timeout ?? 0;
-			if (!transient || attempt >= this.settings.retries || this.abortSignal?.aborted) {
-				if (response) return response;
-				const mayHaveCreated = this.sentOnce && kind !== undefined && !notSent;
-				const attempts = { timeout: options.timeout, attempts: attempt + 1, spentMs };
-				const error = networkError(this.node, label, failure, attempts, mayHaveCreated);
-				if (notSent) this.neverReached.add(error);
-				throw error;
-			}
-			if (response) discardBody(response);
-			const pause = retryDelay(this.settings, attempt, response);
-			spentMs += pause;
-			await sleep(pause);
-		}
+		return await requestWithRetries(this.sender, label, options, follow);
 	}
 
 	/**

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS } from '../helpers/constants';
+import { DEFAULT_TIMEOUT_MS } from '../../shared/constants';
 
 export const DEFAULT_CONCURRENCY = 200;
 export const DEFAULT_RETRIES = 2;

@@ -1,6 +1,6 @@
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { isServiceSuccess, refusalProblems } from '../transport/errors';
+import { isServiceSuccess, refusalProblems } from '../../shared/transport/errors';
 import type { PreparedRequest } from './operation';
 
 /**

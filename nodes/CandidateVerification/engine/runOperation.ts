@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../helpers/constants';
-import { baseUrlFromCredentials } from '../transport';
+import { CREDENTIAL_TYPE } from '../../shared/constants';
+import { baseUrlFromCredentials } from '../../shared/transport';
 import { checkAllItems, problemsError } from './checkItems';
 import { DUPLICATE_MODES, DuplicateProtection } from './duplicateProtection';
 import type { OperationDefinition } from './operation';

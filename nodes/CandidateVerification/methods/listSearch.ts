@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { PURPOSES_PATH } from '../helpers/constants';
-import { serviceRequest } from '../transport';
+import { PURPOSES_PATH } from '../../shared/constants';
+import { serviceRequest } from '../../shared/transport';
 
 /**
  * The "From List" mode of Form → Create's Purpose (list endpoint from the provider's public

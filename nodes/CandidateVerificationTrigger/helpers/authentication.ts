@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { API_KEY_HEADER } from '../../CandidateVerification/helpers/constants';
+import { API_KEY_HEADER } from '../../shared/constants';
 import { readRegistration, type RegistrationKind } from './registration';
 
 /** The service sends the configured apiKey in both headers; both must carry the secret. */

@@ -1,16 +1,16 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { fillPath } from '../../CandidateVerification/engine/operationRun';
-import { ACTIONS } from '../../CandidateVerification/helpers/actions';
-import { checkItemsOf, verificationIdOf } from '../../CandidateVerification/helpers/checkStatus';
+import { fillPath } from '../../shared/paths';
+import { ACTIONS } from '../../shared/actions';
+import { checkItemsOf, verificationIdOf } from '../../shared/checkStatus';
 import {
 	CHECK_FILTER_ALSO_MATCHES,
 	CHECK_STATUS_PATH,
 	INSUFFICIENCY_RAISED,
 	INSUFFICIENCY_RESOLVED,
 	NOTIFICATION_CHECK_OPTIONS,
-} from '../../CandidateVerification/helpers/constants';
-import { serviceRequest } from '../../CandidateVerification/transport';
+} from '../../shared/constants';
+import { serviceRequest } from '../../shared/transport';
 import { readTransaction } from './payload';
 
 /**

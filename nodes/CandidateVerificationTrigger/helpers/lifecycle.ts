@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { WEBHOOK_CONFIG_PATH } from '../../CandidateVerification/helpers/constants';
-import { serviceRequest } from '../../CandidateVerification/transport';
+import { WEBHOOK_CONFIG_PATH } from '../../shared/constants';
+import { serviceRequest } from '../../shared/transport';
 import { readRegistration, writeRegistration, type RegistrationKind } from './registration';
 
 const SECRET_BYTES = 32;

@@ -1,12 +1,9 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { ACTIONS } from '../../CandidateVerification/helpers/actions';
-import { candidateNameOf } from '../../CandidateVerification/helpers/checkStatus';
-import {
-	CREDENTIAL_TYPE,
-	TRANSACTION_STATUS_PATH,
-} from '../../CandidateVerification/helpers/constants';
-import { serviceRequest } from '../../CandidateVerification/transport';
+import { ACTIONS } from '../../shared/actions';
+import { candidateNameOf } from '../../shared/checkStatus';
+import { CREDENTIAL_TYPE, TRANSACTION_STATUS_PATH } from '../../shared/constants';
+import { serviceRequest } from '../../shared/transport';
 import { SECRET_HEADERS } from './authentication';
 
 const HIDDEN_HEADERS = new Set<string>([

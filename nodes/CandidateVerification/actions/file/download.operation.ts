@@ -11,9 +11,9 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { DOWNLOAD_FILE_PATH } from '../../helpers/constants';
-import { assertSuccessfulResponse, excerpt } from '../../transport/errors';
+import { ACTIONS } from '../../../shared/actions';
+import { DOWNLOAD_FILE_PATH } from '../../../shared/constants';
+import { assertSuccessfulResponse, excerpt } from '../../../shared/transport/errors';
 import { privateFileUrlField, readFileUrl, storedByteCount } from './shared';
 
 const OPERATION_LABEL = ACTIONS.fileDownload;

@@ -1,6 +1,6 @@
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { DOWNLOAD_FILE_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { DOWNLOAD_FILE_PATH } from '../../../shared/constants';
 import { buildTokenRequest, privateFileUrlField } from './shared';
 
 export const description = [privateFileUrlField(['getDownloadToken'])];

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
+import { ACTIONS } from '../../../shared/actions';
 import {
 	DOWNLOAD_FILE_PATH,
 	SIGNED_URL_LIFETIME_MINUTES,
 	SIGNED_URL_PATH,
-} from '../../helpers/constants';
+} from '../../../shared/constants';
 import { buildTokenRequest, privateFileUrlField } from './shared';
 
 export const description = [privateFileUrlField(['getSignedUrl'])];

@@ -4,8 +4,8 @@ import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS, UPLOAD_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS, UPLOAD_PATH } from '../../../shared/constants';
 import { storedByteCount } from './shared';
 
 const showOnlyForUpload = { resource: ['file'], operation: ['upload'] };

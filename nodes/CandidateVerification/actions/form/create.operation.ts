@@ -3,8 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../../shared/constants';
 import { toUnixSeconds } from '../../helpers/dates';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../helpers/actions';
-import { KYC_AADHAAR_RESULT_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { KYC_AADHAAR_RESULT_PATH } from '../../../shared/constants';
 import { kycOperation, showFor, type SentField } from './shared';
 
 /** The output's binary field holding the Aadhaar photo. */

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
-import { ACTIONS } from '../../helpers/actions';
-import { KYC_AADHAAR_START_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { KYC_AADHAAR_START_PATH } from '../../../shared/constants';
 import { kycOperation, showFor, type SentField } from './shared';
 
 const REDIRECT_URL: SentField = { name: 'redirectUrl', label: 'Redirect URL' };

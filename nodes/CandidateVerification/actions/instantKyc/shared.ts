@@ -17,7 +17,7 @@ import {
 	rejectionError,
 	splitProblems,
 	type ServiceEnvelope,
-} from '../../transport/errors';
+} from '../../../shared/transport/errors';
 
 export const RESOURCE = 'instantKyc';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../helpers/actions';
-import { KYC_BANK_ACCOUNT_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { KYC_BANK_ACCOUNT_PATH } from '../../../shared/constants';
 import {
 	compact,
 	compactUpper,

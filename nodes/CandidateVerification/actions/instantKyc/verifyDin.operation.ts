@@ -1,5 +1,5 @@
-import { ACTIONS } from '../../helpers/actions';
-import { KYC_DIN_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { KYC_DIN_PATH } from '../../../shared/constants';
 import { compact, identifierCheck } from './shared';
 
 export const { description, operation } = identifierCheck({

@@ -1,5 +1,5 @@
-import { ACTIONS } from '../../helpers/actions';
-import { KYC_GST_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { KYC_GST_PATH } from '../../../shared/constants';
 import { compactUpper, identifierCheck } from './shared';
 
 export const { description, operation } = identifierCheck({

@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { describe, isEmail, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../helpers/actions';
+import { ACTIONS } from '../../../shared/actions';
 import { operationSelector } from '../../helpers/descriptions';
 import * as getAll from './getAll.operation';
 

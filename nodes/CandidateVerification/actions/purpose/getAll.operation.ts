@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { PURPOSES_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { PURPOSES_PATH } from '../../../shared/constants';
 
 const showOnlyForGetAll = { resource: ['purpose'], operation: ['getAll'] };
 

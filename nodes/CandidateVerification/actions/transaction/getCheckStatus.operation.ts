@@ -8,8 +8,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
-import { fillPath } from '../../engine/operationRun';
-import { ACTIONS } from '../../helpers/actions';
+import { fillPath } from '../../../shared/paths';
+import { ACTIONS } from '../../../shared/actions';
 import {
 	CHECK_OPTIONS_V2,
 	CHECK_STATUS_PATH,
@@ -17,9 +17,9 @@ import {
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
-} from '../../helpers/constants';
-import { checkStatusOutput } from '../../helpers/checkStatus';
-import { assertSuccessfulResponse, type ServiceEnvelope } from '../../transport/errors';
+} from '../../../shared/constants';
+import { checkStatusOutput } from '../../../shared/checkStatus';
+import { assertSuccessfulResponse, type ServiceEnvelope } from '../../../shared/transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';
 
 // Transaction ID is declared with Verification → Submit's fields.

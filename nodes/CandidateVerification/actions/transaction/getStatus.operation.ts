@@ -1,6 +1,6 @@
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { TRANSACTION_STATUS_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { TRANSACTION_STATUS_PATH } from '../../../shared/constants';
 import { buildStatusQuery, organisationIdField } from './shared';
 
 // Transaction ID is declared with Verification → Submit's fields.

@@ -10,7 +10,7 @@ import {
 	INSTANT_CHECKS,
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
-} from '../../helpers/constants';
+} from '../../../shared/constants';
 import {
 	MAP_EACH_FIELD,
 	MAPPING_MODE,

@@ -4,12 +4,12 @@ import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { withoutDocumentUrls } from '../../engine/duplicateProtection/identity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
+import { ACTIONS } from '../../../shared/actions';
 import {
 	INSUFFICIENCY_DOCUMENT_TYPES,
 	INSUFFICIENCY_FILE_TYPE,
 	INSUFFICIENCY_PATH,
-} from '../../helpers/constants';
+} from '../../../shared/constants';
 import { organisationIdField, readOrganisationId } from '../transaction/shared';
 
 const OPERATION = 'resolveInsufficiency';

@@ -4,7 +4,7 @@ import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { formListName, withoutDocumentUrls } from '../../engine/duplicateProtection/identity';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
+import { ACTIONS } from '../../../shared/actions';
 import {
 	DEGREE_LEVELS,
 	DIGITAL_ADDRESS_CHECKS,
@@ -16,7 +16,7 @@ import {
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
 	submissionName,
-} from '../../helpers/constants';
+} from '../../../shared/constants';
 import { formatYearMonthDay, toCalendarDate } from '../../helpers/dates';
 import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fields';
 

@@ -1,7 +1,7 @@
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { WEBHOOK_CONFIG_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
 
 export const description = [

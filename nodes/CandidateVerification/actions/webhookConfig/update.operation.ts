@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../helpers/actions';
-import { WEBHOOK_CONFIG_PATH } from '../../helpers/constants';
+import { ACTIONS } from '../../../shared/actions';
+import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
 
 export const description: INodeProperties[] = [

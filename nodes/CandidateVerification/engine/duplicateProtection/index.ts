@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../helpers/constants';
+import { CREDENTIAL_TYPE } from '../../../shared/constants';
 import type { CheckedItem } from '../checkItems';
 import type { OperationRun } from '../operationRun';
 import {

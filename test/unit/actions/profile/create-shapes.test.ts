@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { operation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
-import { ACTIONS } from '../../../../nodes/CandidateVerification/helpers/actions';
+import { ACTIONS } from '../../../../nodes/shared/actions';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { failRequest } from '../../../harness/fail-request';
 import { outputJson, runActionNode } from '../../../harness/run-node';

@@ -11,7 +11,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from '../helpers/constants';
+import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from '../constants';
 import { assertSuccessfulResponse, networkError, type ServiceEnvelope } from './errors';
 
 type RequestContext =

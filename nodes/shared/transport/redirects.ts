@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { API_KEY_HEADER } from '../helpers/constants';
+import { API_KEY_HEADER } from '../constants';
 import { sendWithCredential } from './index';
 
 /** Redirects followed for one request at most; one more is refused (a loop). */
