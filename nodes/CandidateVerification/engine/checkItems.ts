@@ -6,8 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { DuplicateProtection } from './duplicateProtection';
-import { DUPLICATE_KEY, DUPLICATE_MODES, ID_FOUND } from './duplicateProtection';
+import {
+	DUPLICATE_KEY,
+	DUPLICATE_MODES,
+	ID_FOUND,
+	type DuplicateMode,
+} from './duplicateProtection/fields';
 import { ExpressionBatch } from './expressions';
 import { ItemInput, problemLine, type Problem } from './itemInput';
 import type { OperationDefinition, PreparedRequest } from './operation';
@@ -57,7 +61,8 @@ export async function checkAllItems(
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 	credentials: ICredentialDataDecryptedObject,
-	protection: DuplicateProtection | undefined,
+	/** The run's Duplicate Protection mode; undefined when it is Off or the operation has none. */
+	duplicateMode: DuplicateMode | undefined,
 ): Promise<CheckedItem[]> {
 	const started = Date.now();
 	const timezone = context.getTimezone();
@@ -73,11 +78,11 @@ export async function checkAllItems(
 		}
 		const input = new ItemInput(context, itemIndex, item, timezone, batch, credentials);
 		const prepared = operation.build(input);
-		const duplicateKey = protection
+		const duplicateKey = duplicateMode
 			? input.optionalText('Duplicate Key', input.param(DUPLICATE_KEY, 'Duplicate Key', ''))
 			: undefined;
 		const idFound =
-			protection?.mode === DUPLICATE_MODES.recordAsSent
+			duplicateMode === DUPLICATE_MODES.recordAsSent
 				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
 				: undefined;
 		input.settle();

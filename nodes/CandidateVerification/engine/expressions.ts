@@ -1,6 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ExpressionContext } from './itemInput';
+/** What reading an item needs of n8n: the node's parameters and its expression engine. */
+export type ExpressionContext = Pick<IExecuteFunctions, 'getNode' | 'evaluateExpression'>;
 
 /** `={{ … }}` and nothing else: its value is the expression's own value, not a text. */
 const SINGLE_EXPRESSION = /^=\{\{([\s\S]*)\}\}$/;

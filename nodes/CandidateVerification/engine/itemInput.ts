@@ -1,12 +1,9 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { ExpressionBatch } from './expressions';
 import { columnKey, MAP_AUTOMATICALLY, MAPPING_MODE } from '../helpers/mapping';
+import type { ExpressionBatch, ExpressionContext } from './expressions';
+
+export type { ExpressionContext } from './expressions';
 
 /** One invalid field of one item. */
 export interface Problem {
@@ -31,9 +28,6 @@ function valueAtPath(parameters: IDataObject, path: string): unknown {
 	}
 	return value;
 }
-
-/** What reading an item needs of n8n: the node's parameters and its expression engine. */
-export type ExpressionContext = Pick<IExecuteFunctions, 'getNode' | 'evaluateExpression'>;
 
 /**
  * The parameters and input of one item, read for the all-items check before any request leaves.

@@ -10,7 +10,6 @@ import type {
 
 import type { RefusalExplanation, ServiceEnvelope } from '../../shared/transport/errors';
 import type { ItemInput } from './itemInput';
-import type { OtherShape } from './requestShapes';
 
 /** What the all-items check prepared for one valid item. */
 export interface PreparedRequest {
@@ -20,6 +19,20 @@ export interface PreparedRequest {
 	pathParameters?: Record<string, string>;
 	/** Validated values the output repeats (so they are not read a second time). */
 	echo?: IDataObject;
+}
+
+/**
+ * A request the live service may take in either of two shapes: the contract's (the operation's
+ * declared body) or the provider's current public page's (e.g. Create Profile's date of birth,
+ * nested in `verificationFields` by the contract, top level on the current page). Which one the
+ * service takes is learned, without the user choosing, once per credential, base URL and process
+ * (requestShapes.ts).
+ */
+export interface OtherShape {
+	/** The item's body in the other shape; undefined when both shapes are the same for this item. */
+	body(prepared: PreparedRequest): IDataObject | undefined;
+	/** Whether a refusal's problems are about the shape (e.g. "dob must be a string"). */
+	isAbout(problems: string[]): boolean;
 }
 
 /** One item on its way to the service, as the operation's hooks see it. */

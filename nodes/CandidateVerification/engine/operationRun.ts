@@ -19,12 +19,12 @@ import {
 	requestWithRetries,
 	type RetryingSender,
 } from '../../shared/transport/retry';
-import { AcceptedMemory, type AcceptedItem } from './acceptedMemory';
-import type { CheckedItem } from './checkItems';
-import { DUPLICATE_MODES, type DuplicateProtection } from './duplicateProtection';
+import { AcceptedMemory } from './acceptedMemory';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import type { RunSettings } from './requestOptions';
 import { sendInLearnedShape } from './requestShapes';
+import { acceptedIdOf, type NodeError, type RunLedger } from './runLedger';
+import type { SendGate } from './sendGate';
 
 /** On an item whose answer was lost where no duplicate protection holds it. */
 export const LOST_ANSWER_ADVICE =
@@ -35,22 +35,9 @@ export const LOST_ANSWER_ADVICE =
  */
 const REQUESTS_STARTED_PER_TURN = 25;
 
-type NodeError = NodeApiError | NodeOperationError;
-
 /** Resolves after `turns` turns of the event loop. */
 async function afterTurns(turns: number): Promise<void> {
 	for (let turn = 0; turn < turns; turn++) await sleep(0);
-}
-
-interface Failure {
-	error: NodeError;
-	/**
-	 * The request left and no clear answer came (a timeout, a reset, a cancel, a 5xx, an answer
-	 * that is not the service's): the service may have acted on it.
-	 */
-	answerLost: boolean;
-	/** Not sent: an earlier execution sent this row and got no answer (duplicate protection). */
-	heldInDoubt?: true;
 }
 
 function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
@@ -62,21 +49,12 @@ function itemList(indexes: number[]): string {
 	return indexes.map((index) => `item ${index}`).join(', ');
 }
 
-/** The sending half of one run: requests, retries, what was accepted and what failed. */
+/**
+ * The sending half of one run: requests, retries, what was accepted and what failed, written in the
+ * run's ledger. A gate (duplicate protection), when there is one, decides before each row leaves.
+ */
 export class OperationRun {
 	readonly memory: AcceptedMemory;
-
-	readonly outputs: INodeExecutionData[][] = [];
-
-	checked: CheckedItem[] = [];
-
-	protection?: DuplicateProtection;
-
-	readonly accepted = new Map<number, AcceptedItem>();
-
-	readonly failures = new Map<number, Failure>();
-
-	readonly started = new Set<number>();
 
 	private readonly baseURL: string;
 
@@ -87,8 +65,6 @@ export class OperationRun {
 
 	/** Read once per run: n8n's getNode() deep-copies the node and its parameters at every call. */
 	private readonly node: INode;
-
-	readonly continueOnFail: boolean;
 
 	readonly creates: boolean;
 
@@ -106,11 +82,12 @@ export class OperationRun {
 		readonly operation: OperationDefinition,
 		readonly settings: RunSettings,
 		private readonly credentials: ICredentialDataDecryptedObject,
+		readonly ledger: RunLedger,
+		private readonly gate?: SendGate,
 	) {
 		this.memory = AcceptedMemory.of(context);
 		this.baseURL = baseUrlFromCredentials(credentials);
 		this.node = context.getNode();
-		this.continueOnFail = context.continueOnFail();
 		this.creates = operation.acceptedIdField !== undefined;
 		this.sentOnce = this.creates || operation.billedPerCall === true;
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
@@ -136,33 +113,13 @@ export class OperationRun {
 		};
 	}
 
-	/** The service certainly did not act on the item's request (a clear refusal). */
-	refused(itemIndex: number): boolean {
-		const failure = this.failures.get(itemIndex);
-		return failure !== undefined && !failure.answerLost && !failure.heldInDoubt;
-	}
-
-	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
-	answerLost(itemIndex: number): boolean {
-		return this.failures.get(itemIndex)?.answerLost === true;
-	}
-
-	/** The run stops as at a failure at the service (On Error → Stop). */
-	stopWith(itemIndex: number, error: NodeOperationError): void {
-		this.failures.set(itemIndex, { error, answerLost: false, heldInDoubt: true });
-	}
-
 	/** The ID the service gave an accepted item, from its output. */
 	acceptedIdOf(output: INodeExecutionData[] | undefined): string | undefined {
-		const field = this.operation.acceptedIdField;
-		const id = field && output?.[0]?.json[field];
-		return id === undefined || id === null || id === '' ? undefined : String(id);
+		return acceptedIdOf(this.operation, output);
 	}
 
 	get stopped(): boolean {
-		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
-		const halted = this.protection?.storeFailure !== undefined;
-		return stopOnFailure || this.abortSignal?.aborted === true || halted;
+		return this.ledger.stopped || this.gate?.halted === true;
 	}
 
 	/**
@@ -172,7 +129,7 @@ export class OperationRun {
 	 */
 	errorOutput(error: NodeError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
 		const json =
-			this.context.getNode().onError === 'continueErrorOutput'
+			this.node.onError === 'continueErrorOutput'
 				? { error: [error.message, extra.description].filter(Boolean).join('\n') }
 				: { error: error.message, ...extra };
 		return [{ json, pairedItem: { item: itemIndex } }];
@@ -181,7 +138,7 @@ export class OperationRun {
 	/** Sends the items batch by batch, at most `concurrency` at once, until done or stopped. */
 	async sendAll(indexes: number[], items: INodeExecutionData[]): Promise<void> {
 		const { batchSize, batchInterval, concurrency } = this.settings;
-		const gate = this.protection;
+		const { gate, ledger } = this;
 		const batches: number[][] = [];
 		for (let start = 0; start < indexes.length; start += batchSize || indexes.length) {
 			batches.push(indexes.slice(start, start + (batchSize || indexes.length)));
@@ -193,26 +150,42 @@ export class OperationRun {
 				let firstRequest = true;
 				while (next < batch.length && !this.stopped) {
 					const itemIndex = batch[next++];
-					if (gate && !(await gate.mayBeSent(itemIndex))) continue;
+					if (gate && !(await this.passes(gate, itemIndex))) continue;
 					if (firstRequest) {
 						// The first requests start a group per turn of n8n's event loop, not all at once.
 						firstRequest = false;
 						await afterTurns(Math.floor(workerIndex / REQUESTS_STARTED_PER_TURN));
 					}
 					if (this.stopped) return;
-					this.started.add(itemIndex);
+					ledger.started.add(itemIndex);
 					const output = await this.sendItem(
 						itemIndex,
 						items[itemIndex],
-						this.checked[itemIndex].prepared!,
+						ledger.checked[itemIndex].prepared!,
 					);
-					this.outputs[itemIndex] = output;
+					ledger.outputs[itemIndex] = output;
 					gate?.answered(itemIndex, output);
 				}
 			};
 			await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
 			if (this.stopped) return;
 		}
+	}
+
+	/** The gate's decision on a row, acted on: whether it is sent (else its output is set here). */
+	private async passes(gate: SendGate, itemIndex: number): Promise<boolean> {
+		const decision = await gate.decide(itemIndex);
+		if (decision.kind === 'send') return true;
+		if (decision.kind === 'output') this.ledger.outputs[itemIndex] = decision.output;
+		if (decision.kind === 'inDoubt') {
+			const { error } = decision;
+			this.ledger.outputs[itemIndex] = this.errorOutput(error, itemIndex, {
+				inDoubt: true,
+				description: error.description,
+			});
+			if (!this.ledger.continueOnFail) this.ledger.holdInDoubt(itemIndex, error);
+		}
+		return false;
 	}
 
 	private async sendItem(
@@ -277,7 +250,7 @@ export class OperationRun {
 					pairedItem: { item: itemIndex },
 				}));
 			}
-			if (this.acceptedIdOf(output) !== undefined) this.accepted.set(itemIndex, { output });
+			if (this.acceptedIdOf(output) !== undefined) this.ledger.accepted.set(itemIndex, { output });
 			return output;
 		} catch (caught) {
 			const error =
@@ -290,9 +263,9 @@ export class OperationRun {
 				(response !== undefined &&
 					(certainlyNotActedOn(response) || operation.refused?.(response) === true));
 			const answerLost = this.sentOnce && !clearlyNotActedOn;
-			this.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
+			this.ledger.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {
-				const advice = this.protection?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
+				const advice = this.gate?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
 				error.description = [error.description, advice].filter(Boolean).join('\n');
 				return this.errorOutput(error, itemIndex, { inDoubt: true, description: advice });
 			}
@@ -334,18 +307,18 @@ export class OperationRun {
 	 * lost, not to be sent again), what may have reached it, and what was never sent.
 	 */
 	stopError(indexes: number[]): NodeError {
-		const [firstIndex] = [...this.failures.keys()].sort((a, b) => a - b);
-		const { error } = this.failures.get(firstIndex)!;
+		const [firstIndex] = [...this.ledger.failures.keys()].sort((a, b) => a - b);
+		const { error } = this.ledger.failures.get(firstIndex)!;
 		const lines = [String(error.description ?? '')];
-		if (this.creates && this.accepted.size > 0) {
-			const accepted = [...this.accepted.entries()]
+		if (this.creates && this.ledger.accepted.size > 0) {
+			const accepted = [...this.ledger.accepted.entries()]
 				.sort(([a], [b]) => a - b)
 				.map(([index, { output }]) => `item ${index}: ${this.acceptedIdOf(output)}`);
 			lines.push(
 				`Already accepted by the service (not lost, do not send them again): ${accepted.join(', ')}`,
 			);
 		}
-		const lost = [...this.failures.entries()].filter(([, failure]) => failure.answerLost);
+		const lost = [...this.ledger.failures.entries()].filter(([, failure]) => failure.answerLost);
 		if (lost.length > 0) {
 			const them = lost.length === 1 ? 'it' : 'them';
 			lines.push(
@@ -353,7 +326,7 @@ export class OperationRun {
 			);
 		}
 		const notSent = indexes.filter(
-			(index) => !this.started.has(index) && !this.failures.has(index),
+			(index) => !this.ledger.started.has(index) && !this.ledger.failures.has(index),
 		);
 		if (notSent.length > 0) {
 			lines.push(
@@ -370,15 +343,15 @@ export class OperationRun {
 			return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
 		}
 		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
-		if (this.protection && this.protection.mode !== DUPLICATE_MODES.sendAgain) {
-			const inDoubt = answersLost || [...this.failures.values()].some((f) => f.heldInDoubt);
+		if (this.gate?.skipsRowsSent) {
+			const inDoubt = answersLost || [...this.ledger.failures.values()].some((f) => f.heldInDoubt);
 			return inDoubt
 				? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
 				: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
 		}
 		// Off, Send These Rows Again, or no protection: n8n's Retry On Fail keeps what was accepted
 		// for the next try of this execution only (AcceptedMemory); a new execution sends it again.
-		const accepted = this.accepted.size > 0;
+		const accepted = this.ledger.accepted.size > 0;
 		const newExecution =
 			'a new execution (running the workflow again, or a Retry from the Executions list) sends every item of its input again';
 		if (answersLost) {

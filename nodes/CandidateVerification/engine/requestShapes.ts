@@ -1,20 +1,7 @@
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { isServiceSuccess, refusalProblems } from '../../shared/transport/errors';
-import type { PreparedRequest } from './operation';
-
-/**
- * A request the live service may take in either of two shapes: the contract's (the operation's
- * declared body) or the provider's current public page's (e.g. Create Profile's date of birth,
- * nested in `verificationFields` by the contract, top level on the current page). Which one the
- * service takes is learned, without the user choosing, once per credential, base URL and process.
- */
-export interface OtherShape {
-	/** The item's body in the other shape; undefined when both shapes are the same for this item. */
-	body(prepared: PreparedRequest): IDataObject | undefined;
-	/** Whether a refusal's problems are about the shape (e.g. "dob must be a string"). */
-	isAbout(problems: string[]): boolean;
-}
+import type { OtherShape, PreparedRequest } from './operation';
 
 type Shape = 'declared' | 'other';
 

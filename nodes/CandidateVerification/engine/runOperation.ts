@@ -7,6 +7,7 @@ import { DUPLICATE_MODES, DuplicateProtection } from './duplicateProtection';
 import type { OperationDefinition } from './operation';
 import { OperationRun } from './operationRun';
 import { readRunSettings } from './requestOptions';
+import { RunLedger } from './runLedger';
 
 export { CHECK_LOG_MESSAGE } from './checkItems';
 export { LOST_ANSWER_ADVICE } from './operationRun';
@@ -20,9 +21,10 @@ export { LOST_ANSWER_ADVICE } from './operationRun';
  *    node's own retries of transient failures; with Stop the first failure stops sending more;
  * 4. outputs are paired with their input items, in input order. Items the service accepted in an
  *    earlier try of n8n's Retry On Fail are not sent again: their outputs are reused;
- * 5. for operations that create something, duplicate protection (DuplicateProtection, SentRecord)
+ * 5. for operations that create something, duplicate protection's gate (ProtectionGate, SentRecord)
  *    claims each chunk of rows in n8n's deduplication store just before it leaves, so no later
- *    execution sends a row again.
+ *    execution sends a row again. The gate decides per row (send, output this, hold in doubt) and
+ *    the sender (OperationRun) acts on it; both read and the sender writes one RunLedger.
  */
 export async function runOperation(
 	this: IExecuteFunctions,
@@ -32,19 +34,30 @@ export async function runOperation(
 	const continueOnFail = this.continueOnFail();
 	const settings = readRunSettings(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const run = new OperationRun(this, operation, settings, credentials);
 	const protection = operation.protectedFromDuplicates
-		? DuplicateProtection.open(run, credentials, baseUrlFromCredentials(credentials))
+		? DuplicateProtection.open(
+				this,
+				operation,
+				settings,
+				credentials,
+				baseUrlFromCredentials(credentials),
+			)
 		: undefined;
 	const passedThrough = await protection?.runModeWithoutRows(items);
 	if (passedThrough) return passedThrough;
-	const checked = await checkAllItems(this, operation, items, credentials, protection);
-	run.checked = checked;
+	const checked = await checkAllItems(this, operation, items, credentials, protection?.mode);
 
 	const problems = checked.flatMap((item) => item.problems);
 	if (problems.length > 0 && !continueOnFail) throw problemsError(this, problems, true);
 
-	const outputs = run.outputs;
+	// One ledger for the run: the sender writes it, the gate reads it; neither knows the other.
+	const ledger = new RunLedger(checked, continueOnFail, this.getExecutionCancelSignal?.());
+	const gate = protection?.gateFor(ledger, (itemIndex, error) =>
+		ledger.holdInDoubt(itemIndex, error),
+	);
+	const run = new OperationRun(this, operation, settings, credentials, ledger, gate);
+
+	const { outputs } = ledger;
 	let toSend: number[] = [];
 	checked.forEach(({ problems: itemProblems }, itemIndex) => {
 		if (itemProblems.length > 0) {
@@ -54,36 +67,41 @@ export async function runOperation(
 		const remembered = run.memory.outputOf(itemIndex);
 		if (remembered) {
 			outputs[itemIndex] = remembered;
-			run.accepted.set(itemIndex, { output: remembered });
+			ledger.accepted.set(itemIndex, { output: remembered });
 		} else toSend.push(itemIndex);
 	});
 
-	if (protection?.mode === DUPLICATE_MODES.recordAsSent) {
-		await protection.recordAsSent(toSend);
+	if (gate?.mode === DUPLICATE_MODES.recordAsSent) {
+		for (const [itemIndex, output] of await gate.recordAsSent(toSend)) outputs[itemIndex] = output;
 		return [outputs.flat()];
 	}
-	if (protection) toSend = protection.firstOfEachRow(toSend);
-	run.protection = protection;
+	if (gate) {
+		const { rows, repeats } = gate.firstOfEachRow(toSend);
+		if (repeats.length > 0 && !continueOnFail) throw repeats[0].error;
+		for (const { itemIndex, error } of repeats)
+			outputs[itemIndex] = run.errorOutput(error, itemIndex);
+		toSend = rows;
+	}
 
 	await run.sendAll(toSend, items);
-	await protection?.settle();
+	await gate?.settle();
 
-	if (protection?.storeFailure !== undefined) {
-		const { skipped, notClaimed } = protection;
+	if (gate?.storeFailure !== undefined) {
+		const { skipped, notClaimed } = gate;
 		const notSent = toSend.filter(
-			(index) => !run.started.has(index) && (!skipped.has(index) || notClaimed.has(index)),
+			(index) => !ledger.started.has(index) && (!skipped.has(index) || notClaimed.has(index)),
 		);
-		const error = protection.storeError(notSent);
+		const error = gate.storeError(notSent);
 		if (!continueOnFail) {
-			run.memory.keep(run.accepted);
+			run.memory.keep(ledger.accepted);
 			throw error;
 		}
 		const { description } = error;
 		for (const index of notSent) outputs[index] = run.errorOutput(error, index, { description });
 	}
-	if (run.failures.size > 0 && !continueOnFail) {
-		run.memory.keep(run.accepted);
-		const notSent = toSend.filter((index) => !protection?.skipped.has(index));
+	if (ledger.failures.size > 0 && !continueOnFail) {
+		run.memory.keep(ledger.accepted);
+		const notSent = toSend.filter((index) => !gate?.skipped.has(index));
 		throw run.stopError(notSent);
 	}
 	run.memory.clear();

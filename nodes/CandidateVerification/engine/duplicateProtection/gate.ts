@@ -1,0 +1,581 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { CheckedItem } from '../checkItems';
+import type { OperationDefinition } from '../operation';
+import type { RunSettings } from '../requestOptions';
+import { acceptedIdOf, type RunLedger } from '../runLedger';
+import type { GateDecision, SendGate } from '../sendGate';
+import type { ClaimPace } from './claimPace';
+import { DUPLICATE_MODES, MODE_NAMES, type DuplicateMode } from './fields';
+import { lockFailureOf } from './lock';
+import { keepNewest, LostWrite, rowIdentity, type RowState, type SentRecord } from './record';
+
+export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
+
+/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
+export const CLAIM_RESERVE_SHARE = 8;
+export const MAX_CLAIM_RESERVE = 25;
+const FIRST_POLL_MS = 50;
+const LONGEST_POLL_MS = 2000;
+/** Rows whose answer this process saw lost: not waited for (nothing is in flight for them). */
+const lostInProcess = new Map<string, true>();
+
+const SEND: GateDecision = { kind: 'send' };
+const SKIP: GateDecision = { kind: 'skip' };
+
+/** What the gate of one run is made of (DuplicateProtection, protection.ts, reads and checks it). */
+export interface GateSetup {
+	context: IExecuteFunctions;
+	operation: OperationDefinition;
+	settings: RunSettings;
+	mode: DuplicateMode;
+	record: SentRecord;
+	pace: ClaimPace;
+	identityBase: unknown[];
+	formerBase?: unknown[];
+	waitMs: number;
+	claimLimit: number;
+}
+
+/** An item with the identity of an earlier item of the input: the same row twice. */
+export interface Repeat {
+	itemIndex: number;
+	error: NodeOperationError;
+}
+
+interface Claimed {
+	states: Map<string, RowState>;
+	doubts: Promise<unknown>;
+}
+
+/** "item 3", "items 3, 5". */
+export function itemList(indexes: number[]): string {
+	return `${indexes.length === 1 ? 'item' : 'items'} ${indexes.join(', ')}`;
+}
+
+/** A call to n8n's store that must succeed before anything is sent: its failure names the store. */
+export async function storeCall<T>(
+	context: IExecuteFunctions,
+	work: () => Promise<T>,
+	what: 'clear' | 'record',
+): Promise<T> {
+	try {
+		return await work();
+	} catch (caught) {
+		if (lockFailureOf(caught)) throw caught as NodeOperationError;
+		throw new NodeOperationError(
+			context.getNode(),
+			`Duplicate protection could not ${what === 'clear' ? 'change' : 'write'} n8n’s record of rows sent before`,
+			{
+				itemIndex: undefined,
+				description: `${(caught as Error)?.message ?? String(caught)}\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.`,
+			},
+		);
+	}
+}
+
+/**
+ * Duplicate protection's gate for one run: the policy that turns a row's state in the store
+ * protocol (SentRecord under WorkflowLock) into a decision, an output and a message. It reads the
+ * run's ledger and answers the sender per row; it never writes an output nor stops the run. Rows are claimed as the requests in
+ * flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
+ * answered at any time), a row another execution has sent without an answer yet is waited for, and
+ * a row that stands twice in one input is named (an error), never merged silently.
+ */
+export class ProtectionGate implements SendGate {
+	readonly mode: DuplicateMode;
+
+	private readonly context: IExecuteFunctions;
+
+	private readonly operation: OperationDefinition;
+
+	private readonly settings: RunSettings;
+
+	private readonly record: SentRecord;
+
+	private readonly pace: ClaimPace;
+
+	private readonly identityBase: unknown[];
+
+	/** Version 1 nodes may hold 0.3.x rows, whose identity had the host instead of the credential. */
+	private readonly formerBase?: unknown[];
+
+	private readonly waitMs: number;
+
+	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
+	private readonly claimLimit: number;
+
+	constructor(
+		setup: GateSetup,
+		private readonly ledger: RunLedger,
+		/** Told of a row of a claim held in doubt with On Error → Stop, as soon as it is known. */
+		private readonly heldInDoubt: (itemIndex: number, error: NodeOperationError) => void,
+	) {
+		this.mode = setup.mode;
+		this.context = setup.context;
+		this.operation = setup.operation;
+		this.settings = setup.settings;
+		this.record = setup.record;
+		this.pace = setup.pace;
+		this.identityBase = setup.identityBase;
+		this.formerBase = setup.formerBase;
+		this.waitMs = setup.waitMs;
+		this.claimLimit = setup.claimLimit;
+	}
+
+	get halted(): boolean {
+		return this.storeFailure !== undefined;
+	}
+
+	get skipsRowsSent(): boolean {
+		return this.mode !== DUPLICATE_MODES.sendAgain;
+	}
+
+	/** The run stopped (a failure with On Error → Stop, a cancel) or the store failed. */
+	private get stopped(): boolean {
+		return this.ledger.stopped || this.storeFailure !== undefined;
+	}
+
+	/** Items not sent because of the record: sent before, in doubt, or the claim failed. */
+	readonly skipped = new Set<number>();
+
+	private readonly identities = new Map<number, string>();
+
+	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
+	private readonly claimed = new Set<string>();
+
+	/** Rows the service accepted since the last claim (which records them): their item and ID. */
+	private acceptedSinceClaim: Array<{ identity: string; id?: string; itemIndex: number }> = [];
+
+	/** The rows to send not claimed yet, in order. */
+	private readonly unclaimed: number[] = [];
+
+	/** Per item claimed: its claim's states and, with On Error → Stop, the claim's doubts resolved. */
+	private readonly claimOf = new Map<number, Promise<Claimed>>();
+
+	/** Rows claimed (or being claimed) whose request has not been answered. */
+	private outstanding = 0;
+
+	private claimInFlight?: Promise<unknown>;
+
+	/** Rows in doubt waited for: until when, and who is told the outcome. */
+	private readonly waiting = new Map<
+		string,
+		{ resolve: (accepted: boolean) => void; deadline: number }
+	>();
+
+	private poller?: Promise<void>;
+
+	/** The store failed: nothing more is sent. */
+	storeFailure?: Error;
+
+	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
+	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
+
+	private identityOf({ prepared, duplicateKey }: CheckedItem): string {
+		const { body, qs, pathParameters } = prepared!;
+		const request = { body, qs, pathParameters };
+		const row = this.operation.identity?.(prepared!) ?? request;
+		const identity = rowIdentity(this.identityBase, row, duplicateKey);
+		if (this.formerBase) {
+			this.record.former.set(identity, rowIdentity(this.formerBase, request, duplicateKey));
+		}
+		return identity;
+	}
+
+	private error(message: string, description: string, itemIndex?: number): NodeOperationError {
+		return new NodeOperationError(this.context.getNode(), message, { itemIndex, description });
+	}
+
+	/**
+	 * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
+	 * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing.
+	 */
+	async recordAsSent(valid: number[]): Promise<Map<number, INodeExecutionData[]>> {
+		const rowsOfId = new Map<string, Set<string>>();
+		const rows = valid.map((itemIndex) => {
+			const identity = this.identityOf(this.ledger.checked[itemIndex]);
+			const id = this.ledger.checked[itemIndex].idFound!;
+			this.identities.set(itemIndex, identity);
+			rowsOfId.set(id, (rowsOfId.get(id) ?? new Set()).add(identity));
+			return { identity, id };
+		});
+		const field = this.operation.acceptedIdField!;
+		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
+		if (shared.length > 0) {
+			throw this.error(
+				`${MODE_NAMES.recordAsSent}: items ${shared.join(', ')} give one ${field} to different rows`,
+				`Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
+				shared[0],
+			);
+		}
+		const states = await storeCall(
+			this.context,
+			async () => await this.record.recordAsSent(rows),
+			'record',
+		);
+		const outputs = new Map<number, INodeExecutionData[]>();
+		valid.forEach((itemIndex, position) => {
+			const { identity, id } = rows[position];
+			const json = { [field]: id, recordedAsSent: true };
+			outputs.set(
+				itemIndex,
+				states.get(identity) === 'accepted'
+					? this.alreadySentOutput(itemIndex, { recordedAsSent: false })
+					: [{ json, pairedItem: { item: itemIndex } }],
+			);
+		});
+		return outputs;
+	}
+
+	/**
+	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
+	 * one is a repeat, with its error (Stop: the first one, nothing is sent; Continue: each on the
+	 * error output).
+	 */
+	firstOfEachRow(indexes: number[]): { rows: number[]; repeats: Repeat[] } {
+		const repeats: Repeat[] = [];
+		const firstItemOf = new Map<string, number>();
+		for (const itemIndex of indexes) {
+			const identity = this.identityOf(this.ledger.checked[itemIndex]);
+			const first = firstItemOf.get(identity);
+			if (first === undefined) {
+				this.identities.set(itemIndex, identity);
+				firstItemOf.set(identity, itemIndex);
+				this.unclaimed.push(itemIndex);
+				continue;
+			}
+			const key = this.ledger.checked[itemIndex].duplicateKey;
+			const what = key === undefined ? 'every field' : 'the Duplicate Key';
+			const todo =
+				key === undefined ? 'map an ID column as the Duplicate Key' : 'give each row its own key';
+			const error = this.error(
+				`Item ${itemIndex} has ${what} of item ${first}, so it is the same row: ${todo}`,
+				`Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
+				itemIndex,
+			);
+			repeats.push({ itemIndex, error });
+			if (!this.ledger.continueOnFail) break;
+		}
+		return { rows: [...this.unclaimed], repeats };
+	}
+
+	/** Claims the next `count` rows (one round trip under the lock). */
+	private startClaim(count: number): void {
+		const rows = this.unclaimed.splice(0, Math.max(1, count));
+		this.outstanding += rows.length;
+		this.notifyChange();
+		const identities = rows.map((index) => this.identities.get(index)!);
+		const accepted = this.acceptedSinceClaim.splice(0);
+		this.pace.claimStarted();
+		const claim = this.record
+			.claim(identities, accepted, this.mode === DUPLICATE_MODES.sendAgain)
+			.then((states) => {
+				this.pace.claimDone();
+				for (const [identity, state] of states) {
+					if (state !== 'new') continue;
+					this.claimed.add(identity);
+					lostInProcess.delete(this.processKey(identity));
+				}
+				const stateOf = (index: number) => states.get(this.identities.get(index)!);
+				this.outstanding -= rows.filter((index) => stateOf(index) !== 'new').length;
+				// With On Error → Stop the run stops at a row still in doubt before any new row of the
+				// claim leaves.
+				const doubts = rows
+					.filter((index) => !this.ledger.continueOnFail && stateOf(index) === 'inDoubt')
+					.map(async (itemIndex) => {
+						if (await this.resolveDoubt(this.identities.get(itemIndex)!)) return;
+						this.heldInDoubt(itemIndex, this.inDoubtError(itemIndex));
+					});
+				return { states, doubts: Promise.all(doubts) };
+			});
+		for (const index of rows) this.claimOf.set(index, claim);
+		const done = claim.catch((caught: Error) => {
+			// The accepted rows this claim carried are not recorded yet: settle records them.
+			this.acceptedSinceClaim.unshift(...accepted);
+			this.outstanding -= rows.length;
+			this.storeFailure ??= caught;
+			this.notifyChange();
+		});
+		this.claimInFlight = done;
+		void done.then(() => {
+			if (this.claimInFlight === done) this.claimInFlight = undefined;
+			this.claimAhead();
+		});
+	}
+
+	/**
+	 * Unbatched: the next rows are claimed as answers free slots, once as many are free as the claim
+	 * pace finds cheapest (every claim reads and writes the node's whole record).
+	 */
+	private claimAhead(): void {
+		if (this.settings.batchSize || this.claimInFlight || this.storeFailure) return;
+		if (this.worthAClaim()) this.startClaim(this.claimLimit - this.outstanding);
+	}
+
+	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
+	private worthAClaim(): boolean {
+		const left = this.unclaimed.length;
+		const free = this.claimLimit - this.outstanding;
+		return left > 0 && free >= Math.min(this.pace.slotsWorthAClaim, left);
+	}
+
+	/** Woken at the next answer or claim: workers without a claimed row wait for one. */
+	private readonly waiters: Array<() => void> = [];
+
+	private notifyChange(): void {
+		for (const wake of this.waiters.splice(0)) wake();
+	}
+
+	/** Asked before an item's request leaves: send it, output this instead, or hold it in doubt. */
+	async decide(itemIndex: number): Promise<GateDecision> {
+		const { batchSize } = this.settings;
+		while (!this.claimOf.has(itemIndex)) {
+			if (this.storeFailure || this.stopped) break;
+			if (this.claimInFlight) await this.claimInFlight;
+			else if (batchSize || this.outstanding === 0 || this.worthAClaim()) {
+				this.startClaim(batchSize || this.claimLimit - this.outstanding);
+			} else {
+				// Requests are in flight: their answers free the slots for a claim worth its cost.
+				await new Promise<void>((wake) => this.waiters.push(wake));
+			}
+		}
+		if (this.stopped && !this.claimOf.has(itemIndex)) return SKIP;
+		const claimed = await this.claimOf.get(itemIndex)?.catch(() => undefined);
+		if (!claimed) {
+			this.skipped.add(itemIndex);
+			this.notClaimed.add(itemIndex);
+			return SKIP;
+		}
+		const identity = this.identities.get(itemIndex)!;
+		const state = claimed.states.get(identity);
+		if (state === 'new') {
+			// With On Error → Stop a row in doubt before it stops the run: the new rows claimed with it
+			// wait for its outcome.
+			if (this.ledger.continueOnFail) return SEND;
+			await claimed.doubts;
+			return this.stopped ? SKIP : SEND;
+		}
+		this.skipped.add(itemIndex);
+		const answered = state === 'accepted' || (await this.resolveDoubt(identity));
+		if (answered) return { kind: 'output', output: this.alreadySentOutput(itemIndex) };
+		return { kind: 'inDoubt', error: this.inDoubtError(itemIndex) };
+	}
+
+	private readonly doubts = new Map<string, Promise<boolean>>();
+
+	/** Rows whose answer was waited for (the in-doubt message says how long). */
+	private readonly waitedFor = new Set<string>();
+
+	/**
+	 * Whether a row in doubt turned out accepted, once per row. A row SENT by another execution
+	 * without an answer yet may be on its way right now: it is waited for (polling the record, all
+	 * such rows of the run in one call) up to the node's wait, unless this process saw its answer lost.
+	 */
+	private async resolveDoubt(identity: string): Promise<boolean> {
+		let doubt = this.doubts.get(identity);
+		if (!doubt) {
+			const waits = this.waitMs > 0 && !lostInProcess.has(this.processKey(identity));
+			doubt = new Promise<boolean>((resolve) => {
+				if (!waits) return resolve(false);
+				this.waitedFor.add(identity);
+				this.waiting.set(identity, { resolve, deadline: Date.now() + this.waitMs });
+				this.poller ??= this.poll().finally(() => (this.poller = undefined));
+			});
+			this.doubts.set(identity, doubt);
+		}
+		return await doubt;
+	}
+
+	answered(itemIndex: number, output: INodeExecutionData[] | undefined): void {
+		this.outstanding -= 1;
+		this.pace.answered();
+		const identity = this.identities.get(itemIndex)!;
+		if (this.ledger.answerLost(itemIndex))
+			keepNewest(lostInProcess, this.processKey(identity), true);
+		else if (!this.ledger.refused(itemIndex) && output?.[0]?.json.error === undefined) {
+			this.acceptedSinceClaim.push({
+				identity,
+				id: acceptedIdOf(this.operation, output),
+				itemIndex,
+			});
+		}
+		this.claimAhead();
+		this.notifyChange();
+	}
+
+	private processKey(identity: string): string {
+		return `${String(this.context.getWorkflow().id)}:${identity}`;
+	}
+
+	private async poll(): Promise<void> {
+		let pause = FIRST_POLL_MS;
+		while (this.waiting.size > 0) {
+			const nextDeadline = Math.min(...[...this.waiting.values()].map(({ deadline }) => deadline));
+			await sleep(Math.max(0, Math.min(pause, nextDeadline - Date.now())));
+			pause = Math.min(pause * 2, LONGEST_POLL_MS);
+			const identities = [...this.waiting.keys()];
+			const accepted = await this.record.acceptedSince(identities).catch(() => undefined);
+			// A failing store ends the wait: every row waited for is in doubt.
+			const now = accepted ? Date.now() : Number.POSITIVE_INFINITY;
+			for (const identity of identities) {
+				const { resolve, deadline } = this.waiting.get(identity)!;
+				if (accepted?.has(identity) || deadline <= now) {
+					resolve(accepted?.has(identity) === true);
+					this.waiting.delete(identity);
+				}
+			}
+		}
+	}
+
+	/**
+	 * After sending: records what the service accepted and releases rows never sent or clearly
+	 * refused. A row whose request left without an answer (a timeout, a reset, a cancel, a 5xx)
+	 * stays in doubt. When the store fails, the accepted rows are named in the run's error.
+	 */
+	async settle(): Promise<void> {
+		while (this.claimInFlight) await this.claimInFlight;
+		const released: string[] = [];
+		for (const [itemIndex, identity] of this.identities) {
+			if (!this.claimed.has(identity)) continue;
+			if (!this.ledger.started.has(itemIndex) || this.ledger.refused(itemIndex))
+				released.push(identity);
+		}
+		const accepted = this.acceptedSinceClaim.splice(0);
+		try {
+			await this.record.settle(accepted, released);
+		} catch (caught) {
+			this.storeFailure ??= caught as Error;
+			this.unrecorded = accepted;
+			this.context.logger.warn(
+				`Candidate Verification: duplicate protection could not record the outcome of ${accepted.length + released.length} rows: ${(caught as Error)?.message}`,
+			);
+		}
+		// Read by `npm run bench` (N8N_LOG_LEVEL=debug): the protection's share of a run.
+		this.context.logger.debug(
+			`${PROTECTION_LOG_MESSAGE} ${this.identities.size} items: ${this.record.roundTrips} round trips to n8n's store (${this.record.lock.calls} for the lock) in ${this.record.storeMs} ms`,
+		);
+	}
+
+	/** Items never sent because the store failed (their claim failed or never came). */
+	readonly notClaimed = new Set<number>();
+
+	/**
+	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
+	 * IDs), and what was not sent.
+	 */
+	storeError(notSent: number[]): NodeOperationError {
+		const cause = this.storeFailure!;
+		if (cause instanceof LostWrite) return this.lostWriteError(cause, notSent);
+		if (lockFailureOf(cause) && this.ledger.started.size === 0 && this.unrecorded.length === 0) {
+			return cause as NodeOperationError;
+		}
+		const lines = [`${(cause as Error)?.message ?? String(cause)}`];
+		if (this.ledger.started.size === 0) {
+			lines.push(
+				'Nothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.',
+			);
+		} else if (this.unrecorded.length > 0) {
+			const list = this.unrecorded
+				.sort((a, b) => a.itemIndex - b.itemIndex)
+				.map(({ itemIndex, id }) => `item ${itemIndex}: ${id ?? 'accepted (no ID in the answer)'}`)
+				.join(', ');
+			lines.push(
+				`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input.`,
+			);
+		} else {
+			lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
+		}
+		if (notSent.length > 0 && this.ledger.started.size > 0) {
+			lines.push(
+				`Not sent: ${itemList(notSent)}. Run again once n8n’s database answers: a later run sends ${notSent.length === 1 ? 'it' : 'them'}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
+			);
+		}
+		return this.error(
+			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+			lines.join('\n'),
+		);
+	}
+
+	/** The tripwire: this run's claim was overwritten by another execution's write. */
+	private lostWriteError(lost: LostWrite, notSent: number[]): NodeOperationError {
+		const items = [...this.identities]
+			.filter(([, identity]) => lost.identities.includes(identity))
+			.map(([itemIndex]) => itemIndex);
+		const lines = [
+			`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${this.whenSafeToSendAgain}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
+			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
+		];
+		if (notSent.length > 0) lines.push(`Not sent: ${itemList(notSent)}.`);
+		return this.error(
+			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
+			lines.join('\n'),
+		);
+	}
+
+	private alreadySentOutput(itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
+		const { operation } = this;
+		const { checked } = this.ledger;
+		const earlier = this.record.earlierResult(this.identities.get(itemIndex)!);
+		const field = operation.acceptedIdField!;
+		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
+		const shaped =
+			'read' in operation.output ? data : operation.output(data, checked[itemIndex].prepared!);
+		const json: IDataObject = {
+			...(Array.isArray(shaped) ? shaped[0] : shaped),
+			alreadySent: true,
+			sentAt: earlier?.sentAt ?? null,
+			...extra,
+		};
+		if (earlier?.id === undefined) {
+			delete json[field];
+			json.idKnown = false;
+			json.note = `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
+		}
+		return [{ json, pairedItem: { item: itemIndex } }];
+	}
+
+	/** Where the user can see whether the service has the row. */
+	private whereToCheck(itemIndexes: number[]): string {
+		const transactionIds = itemIndexes
+			.map((index) => this.ledger.checked[index].prepared!.body?.transactionId)
+			.filter((id) => typeof id === 'string' && id !== '');
+		return transactionIds.length === itemIndexes.length
+			? `Transaction → Get Status for ${transactionIds.join(', ')} shows whether the check was submitted`
+			: 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+	}
+
+	/** A row in doubt (sent by an earlier execution that got no answer). */
+	private inDoubtError(itemIndex: number): NodeOperationError {
+		const waited = this.waitedFor.has(this.identities.get(itemIndex)!)
+			? `; no answer came in the ${this.waitMs / 1000} s waited for it`
+			: '';
+		const lines = [
+			`${this.operation.label}: the earlier request left n8n without an answer recorded${waited} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck([itemIndex])}.`,
+			`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${this.whenSafeToSendAgain}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
+		];
+		if (!this.ledger.continueOnFail) {
+			lines.push(
+				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
+			);
+		}
+		return this.error(
+			`Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
+			lines.join('\n'),
+			itemIndex,
+		);
+	}
+
+	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
+	lostAnswerAdvice(itemIndex: number): string {
+		return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${this.whereToCheck([itemIndex])}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${this.whenSafeToSendAgain}, run only this row with ${MODE_NAMES.sendAgain}.`;
+	}
+
+	/** When no execution can still be sending a row in doubt (its tries and their timeouts, and a minute). */
+	private get whenSafeToSendAgain(): string {
+		const { timeout, retries } = this.settings;
+		const seconds = Math.ceil((timeout * (retries + 1)) / 1000) + 60;
+		return `once no execution that sent it is still running (Executions list) and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
+	}
+}

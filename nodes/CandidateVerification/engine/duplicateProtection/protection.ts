@@ -1,0 +1,175 @@
+import type {
+	DeduplicationHelperFunctions,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeOperationError as NodeOperationErrorType,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../../shared/constants';
+import type { OperationDefinition } from '../operation';
+import type { RunSettings } from '../requestOptions';
+import type { RunLedger } from '../runLedger';
+import { ClaimPace } from './claimPace';
+import {
+	DEFAULT_HISTORY_ROWS,
+	DEFAULT_IN_DOUBT_WAIT_SECONDS,
+	DUPLICATE_MODES,
+	DUPLICATE_OPTIONS,
+	DUPLICATE_PROTECTION,
+	HISTORY_SIZE,
+	IN_DOUBT_WAIT,
+	MODE_NAMES,
+	type DuplicateMode,
+} from './fields';
+import {
+	CLAIM_RESERVE_SHARE,
+	itemList,
+	MAX_CLAIM_RESERVE,
+	ProtectionGate,
+	storeCall,
+} from './gate';
+import { SentRecord } from './record';
+
+/**
+ * Duplicate protection as the node's settings read and checked before anything else (its mode, its
+ * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock). Once the
+ * items are checked, `gateFor` gives the run's gate (gate.ts), which claims rows just before they
+ * leave and decides per row.
+ */
+export class DuplicateProtection {
+	private readonly record: SentRecord;
+
+	private readonly pace: ClaimPace;
+
+	private readonly identityBase: unknown[];
+
+	/** Version 1 nodes may hold 0.3.x rows, whose identity had the host instead of the credential. */
+	private readonly formerBase?: unknown[];
+
+	private readonly waitMs: number;
+
+	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
+	private readonly claimLimit: number;
+
+	private constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly operation: OperationDefinition,
+		private readonly settings: RunSettings,
+		store: DeduplicationHelperFunctions,
+		readonly mode: DuplicateMode,
+		credentials: ICredentialDataDecryptedObject,
+		baseUrl: string,
+	) {
+		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
+		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
+		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
+		if (!Number.isInteger(historyRows) || historyRows < 1) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection Options → History Size "${String(options[HISTORY_SIZE])}" is not a whole number of rows (1 or more)`,
+			);
+		}
+		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection Options → Wait for an Answer Elsewhere "${String(options[IN_DOUBT_WAIT])}" is not a number of seconds (0 or more)`,
+			);
+		}
+		this.waitMs = waitSeconds * 1000;
+		const { concurrency } = settings;
+		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
+		this.claimLimit = concurrency + reserve;
+		const version1 = context.getNode().typeVersion < 2;
+		this.record = new SentRecord(context, store, historyRows, this.claimLimit, version1);
+		this.pace = new ClaimPace({ claimLimit: this.claimLimit, concurrency, reserve });
+		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
+		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+		this.identityBase = [credentials.environment, id ?? null, operation.method, operation.path];
+		if (this.record.mayHoldFormerRows) {
+			this.formerBase = [credentials.environment, baseUrl, operation.method, operation.path];
+		}
+	}
+
+	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
+	static open(
+		context: IExecuteFunctions,
+		operation: OperationDefinition,
+		settings: RunSettings,
+		credentials: ICredentialDataDecryptedObject,
+		baseUrl: string,
+	): DuplicateProtection | undefined {
+		const mode = context.getNodeParameter(
+			DUPLICATE_PROTECTION,
+			0,
+			DUPLICATE_MODES.skipSent,
+		) as DuplicateMode;
+		if (!Object.values(DUPLICATE_MODES).includes(mode)) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection "${String(mode)}" is not one of ${Object.values(MODE_NAMES).join(', ')}`,
+			);
+		}
+		const items = String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')
+			? context.getInputData().map((_item, itemIndex) => itemIndex)
+			: [];
+		const differing = items.filter(
+			(itemIndex) => context.getNodeParameter(DUPLICATE_PROTECTION, itemIndex, mode) !== mode,
+		);
+		if (differing.length > 0) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Duplicate Protection differs between items: item 0 has ${MODE_NAMES[mode]}, ${itemList(differing)} another mode`,
+				{
+					itemIndex: differing[0],
+					description:
+						'Nothing was sent or recorded: a run of this node treats every row one way. Give every item the same Duplicate Protection, e.g. split the input (If node) into two Candidate Verification nodes.',
+				},
+			);
+		}
+		if (mode === DUPLICATE_MODES.off) return undefined;
+		const store = context.helpers as DeduplicationHelperFunctions;
+		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
+			throw new NodeOperationError(
+				context.getNode(),
+				'Duplicate protection needs n8n’s deduplication store, which this run does not have',
+				{
+					description:
+						'n8n offers it to saved workflows from n8n 1.60 on (as the Remove Duplicates node uses it). Nothing was sent. Save the workflow, or set Duplicate Protection to Off to send without it (then nothing stops a later run from sending the same rows again).',
+				},
+			);
+		}
+		return new DuplicateProtection(context, operation, settings, store, mode, credentials, baseUrl);
+	}
+
+	/** Forget All, Release Stuck Lock: the node's items pass through. */
+	async runModeWithoutRows(items: INodeExecutionData[]) {
+		if (this.mode === DUPLICATE_MODES.forgetAll) {
+			await storeCall(this.context, async () => await this.record.forgetAll(), 'clear');
+		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
+			const { lock } = this.record;
+			const released = await storeCall(
+				this.context,
+				async () => await lock.releaseStuck(),
+				'clear',
+			);
+			this.context.logger.info(
+				`Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`,
+			);
+		} else return undefined;
+		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
+	}
+
+	/** The gate of this run, reading its ledger; `heldInDoubt` is told of rows held in doubt. */
+	gateFor(
+		ledger: RunLedger,
+		heldInDoubt: (itemIndex: number, error: NodeOperationErrorType) => void,
+	): ProtectionGate {
+		const { context, operation, settings, mode, record, pace } = this;
+		const { identityBase, formerBase, waitMs, claimLimit } = this;
+		const setup = { context, operation, settings, mode, record, pace, identityBase, formerBase };
+		return new ProtectionGate({ ...setup, waitMs, claimLimit }, ledger, heldInDoubt);
+	}
+}

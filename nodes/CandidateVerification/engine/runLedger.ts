@@ -1,0 +1,71 @@
+import type { INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { AcceptedItem } from './acceptedMemory';
+import type { CheckedItem } from './checkItems';
+import type { OperationDefinition } from './operation';
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+export interface Failure {
+	error: NodeError;
+	/**
+	 * The request left and no clear answer came (a timeout, a reset, a cancel, a 5xx, an answer
+	 * that is not the service's): the service may have acted on it.
+	 */
+	answerLost: boolean;
+	/** Not sent: an earlier execution sent this row and got no answer (duplicate protection). */
+	heldInDoubt?: true;
+}
+
+/** The ID the service gave an accepted item, from its output. */
+export function acceptedIdOf(
+	operation: OperationDefinition,
+	output: INodeExecutionData[] | undefined,
+): string | undefined {
+	const field = operation.acceptedIdField;
+	const id = field && output?.[0]?.json[field];
+	return id === undefined || id === null || id === '' ? undefined : String(id);
+}
+
+/**
+ * What one run of the node knows about its items: what the check made of them, what was started,
+ * accepted, failed, and each item's output. The sender (OperationRun) writes it; the duplicate
+ * protection's gate reads it. Neither knows the other: runOperation.ts hands both the same ledger.
+ */
+export class RunLedger {
+	readonly outputs: INodeExecutionData[][] = [];
+
+	readonly accepted = new Map<number, AcceptedItem>();
+
+	readonly failures = new Map<number, Failure>();
+
+	readonly started = new Set<number>();
+
+	constructor(
+		readonly checked: CheckedItem[],
+		readonly continueOnFail: boolean,
+		private readonly abortSignal?: AbortSignal,
+	) {}
+
+	/** The service certainly did not act on the item's request (a clear refusal). */
+	refused(itemIndex: number): boolean {
+		const failure = this.failures.get(itemIndex);
+		return failure !== undefined && !failure.answerLost && !failure.heldInDoubt;
+	}
+
+	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
+	answerLost(itemIndex: number): boolean {
+		return this.failures.get(itemIndex)?.answerLost === true;
+	}
+
+	/** A row held in doubt (not sent): the run stops as at a failure at the service (On Error → Stop). */
+	holdInDoubt(itemIndex: number, error: NodeOperationError): void {
+		this.failures.set(itemIndex, { error, answerLost: false, heldInDoubt: true });
+	}
+
+	/** A failure with On Error → Stop, or the execution was cancelled. */
+	get stopped(): boolean {
+		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
+		return stopOnFailure || this.abortSignal?.aborted === true;
+	}
+}
