@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
 
@@ -38,6 +39,8 @@ export interface OtherShape {
 /** One item on its way to the service, as the operation's hooks see it. */
 export interface ItemCall {
 	itemIndex: number;
+	/** The node, read once per run (n8n's getNode() copies it at every call). */
+	node: INode;
 	item: INodeExecutionData;
 	prepared: PreparedRequest;
 	/** The request about to be sent; a hook may change its body or query. */

@@ -209,6 +209,7 @@ export class OperationRun {
 		};
 		const call: ItemCall = {
 			itemIndex,
+			node,
 			item,
 			prepared,
 			request,

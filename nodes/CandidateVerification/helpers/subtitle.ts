@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CHECK_OPTIONS_V2, checkLabel, checkLabelV2, FORM_VERIFICATION_NAMES } from '../../shared/constants';
+import {
+	CHECK_OPTIONS_V2,
+	checkLabel,
+	checkLabelV2,
+	FORM_VERIFICATION_NAMES,
+} from '../../shared/constants';
 
 /** Operations whose subtitle names the chosen check instead of the resource. */
 const CHECK_OPERATIONS: Record<string, string> = {

@@ -207,18 +207,6 @@ function explainRejection(
 	return error;
 }
 
-/** The node of a run, read once: n8n's getNode() deep-copies the node and its parameters at every call. */
-const runNodes = new WeakMap<IExecuteFunctions, INode>();
-
-function nodeOf(context: IExecuteFunctions): INode {
-	let node = runNodes.get(context);
-	if (!node) {
-		node = context.getNode();
-		runNodes.set(context, node);
-	}
-	return node;
-}
-
 /** One Instant KYC call, declared: what it sends and how its answer becomes the output. */
 export interface KycCall {
 	/** The action name, as errors name the operation. */
@@ -249,10 +237,10 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 			async read(this: IExecuteFunctions, response, call) {
 				let envelope: ServiceEnvelope;
 				try {
-					envelope = assertSuccessfulResponse(nodeOf(this), spec.label, response);
+					envelope = assertSuccessfulResponse(call.node, spec.label, response);
 				} catch (error) {
 					throw explainRejection(error, response, spec, {
-						node: nodeOf(this),
+						node: call.node,
 						itemIndex: call.itemIndex,
 					});
 				}

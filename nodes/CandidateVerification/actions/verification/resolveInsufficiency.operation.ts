@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
-import { withoutDocumentUrls } from '../../engine/duplicateProtection/identity';
+import { withoutDocumentUrls } from '../../helpers/checkIdentity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
-import { formListName, withoutDocumentUrls } from '../../engine/duplicateProtection/identity';
+import { formListName, withoutDocumentUrls } from '../../helpers/checkIdentity';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
 import {
@@ -22,7 +22,10 @@ import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fi
 
 export const description = [
 	...verificationSubmitFields,
-	...duplicateProtectionFields({ resource: ['verification'], operation: ['submit'] }, 'Transaction ID'),
+	...duplicateProtectionFields(
+		{ resource: ['verification'], operation: ['submit'] },
+		'Transaction ID',
+	),
 ];
 
 /** Builds a check's `data`; `check` is the check chosen (validated). */
