@@ -46,17 +46,6 @@ export const description: INodeProperties[] = [
 
 const LABEL = ACTIONS.transactionGetCheckStatus;
 
-/** n8n's getNode() copies the node at every call: once per run (for the errors). */
-const runNodes = new WeakMap<IExecuteFunctions, INode>();
-function nodeOf(context: IExecuteFunctions): INode {
-	let node = runNodes.get(context);
-	if (!node) {
-		node = context.getNode();
-		runNodes.set(context, node);
-	}
-	return node;
-}
-
 /**
  * The service's answer that it has no check of that name for the transaction: HTTP 404 (the
  * sandbox: `{ code: -1, message: 'Verification not found for this transaction' }`), or a refusal
@@ -90,7 +79,7 @@ async function readCheckStatus(
 	response: IN8nHttpFullResponse,
 	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
-	const node = nodeOf(this);
+	const { node } = call;
 	let envelope: ServiceEnvelope;
 	try {
 		envelope = assertSuccessfulResponse(node, LABEL, response);
