@@ -39,12 +39,14 @@ suite() {
 	record "$name" "$passed" "$failed" "$skipped"
 }
 
-# jest_suite NAME: jest, counted from its JSON report (a suite that does not even load counts too).
+# jest_suite NAME [JEST ARGUMENTS...]: jest (e.g. `--selectProjects unit`, one of jest.config.js's
+# suites), counted from its JSON report $LOGS/NAME.json (a test file that does not even load counts too).
 jest_suite() {
-	local name=$1 report=$LOGS/jest-results.json
+	local name=$1 report=$LOGS/$1.json
+	shift
 	echo "== $name"
 	rm -f "$report"
-	npx --no-install jest --json --outputFile="$report" 2>&1 | tee "$LOGS/$name.log"
+	npx --no-install jest "$@" --json --outputFile="$report" 2>&1 | tee "$LOGS/$name.log"
 	local rc=${PIPESTATUS[0]} counts
 	counts=$(node -e '
 		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's test command runs it: build, lint (n8n's community rules),
-# type-check, unit tests (jest, the node run by n8n-core's WorkflowExecute), then the suites that run
+# type-check, jest's suites (unit, scripts, integration, perf: the node run by n8n-core's
+# WorkflowExecute), then the suites that run
 # in a real n8n (2.41.1, queue mode, the compat scope on n8n 1.123.x and queue mode there with a
 # stalled job run again). Ends with one exact line "N passed, N failed" (", N skipped" when something was
 # skipped) over all of them, and exits non-zero when anything failed.
@@ -39,7 +40,13 @@ suite package-checks node scripts/check-package.js
 suite docs node scripts/check-docs.js
 suite docs-checker-self-test node scripts/check-docs.js --self-test
 check type-check-tests npx --no-install tsc -p tsconfig.test.json
-jest_suite unit-tests
+# jest's four suites (jest.config.js's projects), each run and counted on its own: the nodes' unit tests,
+# the scripts' tests (the README's install commands from the tarball built above), the sandbox and the
+# nodes against it, the per-item cost guard.
+jest_suite unit-tests --selectProjects unit
+jest_suite script-tests --selectProjects scripts
+jest_suite integration-tests --selectProjects integration
+jest_suite perf-tests --selectProjects perf
 
 if [ "${SKIP_E2E:-0}" = 1 ]; then
 	echo "== e2e skipped (SKIP_E2E=1)"

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- a test of the test command's shell code: runs bash under jest, never published */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -45,6 +45,46 @@ describe('the test command counts every failure exactly once', () => {
 		const { lines, status } = runSteps(`suite piped bash -c 'echo "1 passed, 0 failed"; exit 3'`);
 		expect(lines.at(-1)).toBe('1 passed, 1 failed');
 		expect(status).not.toBe(0);
+	});
+
+	it("counts a jest run from its JSON report, with the suite's arguments passed to jest", () => {
+		// A stand-in for npx: records its arguments, writes the report jest would (3 passed, 1 failed,
+		// 1 skipped, and a test file that did not load), exits 1 as jest does on a failure.
+		const bin = mkdtempSync(join(tmpdir(), 'cv-fake-npx-'));
+		try {
+			const report = JSON.stringify({
+				numPassedTests: 3,
+				numFailedTests: 1,
+				numPendingTests: 1,
+				numTodoTests: 0,
+				testResults: [
+					{ status: 'failed', assertionResults: [{ status: 'failed' }] },
+					{ status: 'failed', assertionResults: [] },
+				],
+			});
+			writeFileSync(
+				join(bin, 'npx'),
+				[
+					'#!/usr/bin/env bash',
+					`echo "$*" > ${bin}/arguments`,
+					'for argument; do case $argument in --outputFile=*) out=${argument#--outputFile=};; esac; done',
+					`echo '${report}' > "$out"`,
+					'exit 1',
+				].join('\n'),
+			);
+			chmodSync(join(bin, 'npx'), 0o755);
+
+			const { lines, status } = runSteps(`PATH=${bin}:$PATH jest_suite unit --selectProjects unit`);
+
+			expect(readFileSync(join(bin, 'arguments'), 'utf8')).toMatch(
+				/^--no-install jest --selectProjects unit --json --outputFile=\S+\/unit\.json$/m,
+			);
+			expect(lines).toContain('-- unit: 3 passed, 2 failed, 1 skipped');
+			expect(lines.at(-1)).toBe('3 passed, 2 failed, 1 skipped');
+			expect(status).not.toBe(0);
+		} finally {
+			rmSync(bin, { recursive: true, force: true });
+		}
 	});
 
 	it('ends green, with one exact closing line, when everything passed', () => {
