@@ -5,8 +5,9 @@
 // - every relative link and image of README.md and docs/*.md points at a file or folder that exists;
 // - every heading anchor linked to (`#anchor`, `page.md#anchor`) exists, with GitHub's slug rules
 //   (lower case, punctuation dropped, spaces to hyphens, a repeated heading gets -1, -2, ...);
-// - the README's two developer commands are the ones `.ci/run` and package.json run
-//   (`npm run demo` is a script; `.ci/run` runs `npm ci && npm test`);
+// - the README's two developer commands (its first code block that shows either) are the ones `.ci/run`
+//   and package.json run (`npm run demo` is a script; `.ci/run` runs `npm ci && npm test`), and their
+//   section links docs/development.md;
 // - every picture under docs/images/ is a PNG under 200 KB that a page shows;
 // - the in-product "Docs" links (the codex files' URLs, the credential's documentationUrl) point at
 //   a page of this repository (package.json's homepage) and at an anchor that page has.
@@ -177,25 +178,31 @@ function linkProblems(root, page, anchorCache) {
 function commandProblems(root) {
 	const problems = [];
 	const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-	// The commands are the first lines of the README's first code block.
-	const block = /```[a-z]*\n([\s\S]*?)```/.exec(readme);
-	const shown = block
-		? block[1]
-				.split('\n')
-				.map((line) => line.replace(/\s+#.*$/, '').trim())
-				.filter(Boolean)
-		: [];
+	// The commands are the lines of the README's first code block that shows one of them (users read the
+	// README first: what the nodes do and how to install them, then the developers' commands).
+	const commandLines = (block) =>
+		block
+			.split('\n')
+			.map((line) => line.replace(/\s+#.*$/, '').trim())
+			.filter(Boolean);
+	const block = [...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].find((match) =>
+		commandLines(match[1]).some((line) => COMMANDS.includes(line)),
+	);
+	const shown = block ? commandLines(block[1]) : [];
 	if (JSON.stringify(shown) !== JSON.stringify(COMMANDS)) {
 		problems.push(
-			`the README's first code block shows ${JSON.stringify(shown)}, expected ${JSON.stringify(COMMANDS)}`,
+			`the README's code block of the developer commands shows ${JSON.stringify(shown)}, expected ${JSON.stringify(COMMANDS)}`,
 		);
 	}
-	const readmeTop = readme.slice(
-		0,
-		readme.indexOf('\n## ') > 0 ? readme.indexOf('\n## ') : readme.length,
-	);
-	if (!/\]\(docs\/development\.md(#[^)]*)?\)/.test(readmeTop)) {
-		problems.push('the README does not link docs/development.md before its first section');
+	// Its section (from the heading before it to the next) links docs/development.md.
+	const at = block ? block.index : 0;
+	const start = readme.lastIndexOf('\n## ', at);
+	const end = readme.indexOf('\n## ', at);
+	const section = readme.slice(start < 0 ? 0 : start, end < 0 ? readme.length : end);
+	if (!/\]\(docs\/development\.md(#[^)]*)?\)/.test(section)) {
+		problems.push(
+			"the README does not link docs/development.md in the developer commands' section",
+		);
 	}
 	const ciFile = path.join(root, '.ci/run');
 	const ci = fs.existsSync(ciFile) ? fs.readFileSync(ciFile, 'utf8') : '';
@@ -415,6 +422,34 @@ function codex(...urls) {
 	return JSON.stringify({ resources: { primaryDocumentation: urls.map((url) => ({ url })) } });
 }
 
+/** The self-test's README: what the package does and how to install it first, the developers' commands after. */
+const README = [
+	'# Package',
+	'',
+	'![Canvas](docs/images/canvas.png)',
+	'',
+	'## Install & set up',
+	'```bash',
+	'npm ci && npm run build && npm pack',
+	'```',
+	'See [set-up](#install--set-up), [the trigger](docs/development.md#the-trigger-node), [again](#notes-1).',
+	'',
+	'## Notes',
+	'## Notes',
+	'```',
+	'[not a link](missing-in-code.md)',
+	'```',
+	'Inline `[code](missing.md)` is not a link.',
+	'',
+	'## Development',
+	'',
+	'```bash',
+	'npm run demo              # a demo',
+	'npm ci && npm test        # the tests',
+	'```',
+	'Development: [docs/development.md](docs/development.md).',
+];
+
 function fixture(files) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-check-docs-'));
 	const base = {
@@ -428,26 +463,7 @@ function fixture(files) {
 		),
 		'credentials/ExampleApi.credentials.ts': `export class ExampleApi {\n\tdocumentationUrl =\n\t\t'${REPOSITORY}/blob/main/docs/development.md#the-trigger-node';\n}\n`,
 		'.ci/run': '#!/usr/bin/env bash\nnpm ci && npm test\n',
-		'README.md': [
-			'# Package',
-			'',
-			'```bash',
-			'npm run demo              # a demo',
-			'npm ci && npm test        # the tests',
-			'```',
-			'Development: [docs/development.md](docs/development.md).',
-			'',
-			'## Install & set up',
-			'![Canvas](docs/images/canvas.png)',
-			'See [set-up](#install--set-up), [the trigger](docs/development.md#the-trigger-node), [again](#notes-1).',
-			'',
-			'## Notes',
-			'## Notes',
-			'```',
-			'[not a link](missing-in-code.md)',
-			'```',
-			'Inline `[code](missing.md)` is not a link.',
-		].join('\n'),
+		'README.md': README.join('\n'),
 		'docs/development.md':
 			'# Development\n\n## The `Trigger` node\n\nBack to the [README](../README.md#notes).\n',
 		'docs/images/canvas.png': PNG,
@@ -496,6 +512,23 @@ function selfTest() {
 				'package.json': JSON.stringify({ scripts: { test: 'x' } }),
 			},
 			expect: [/\.ci\/run does not run "npm ci && npm test"/, /no "demo" script/],
+		},
+		{
+			name: "a README whose developer commands' block shows another command, or no link to docs/development.md beside it, fails",
+			files: {
+				'README.md': README.map((line) =>
+					line.startsWith('Development:')
+						? 'npm run lint'
+						: line.startsWith('npm ci && npm test')
+							? 'npm ci && npm test && npm run lint'
+							: line,
+				).join('\n'),
+			},
+			expect: [
+				/the README's code block of the developer commands shows \["npm run demo","npm ci && npm test && npm run lint"\]/,
+				/does not link docs\/development\.md in the developer commands' section/,
+			],
+			only: true,
 		},
 		{
 			name: 'a Docs link of a node or the credential to a missing anchor or another site fails',
