@@ -1,7 +1,7 @@
 import {
 	ClaimPace,
 	cheapestClaimThreshold,
-} from '../../nodes/CandidateVerification/engine/duplicateProtection/claimPace';
+} from '../../../../nodes/CandidateVerification/engine/duplicateProtection/claimPace';
 
 /** The defaults: Max Concurrent Requests 200 and a reserve of 25 claimed ahead. */
 const DEFAULT_LIMITS = { claimLimit: 225, concurrency: 200, reserve: 25 };

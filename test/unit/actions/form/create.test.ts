@@ -1,6 +1,6 @@
-import { outputJson, runActionNode } from '../harness/run-node';
-import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
-import { TEST_API_KEY } from '../harness/credentials-helper';
+import { outputJson, runActionNode } from '../../../harness/run-node';
+import { enableMockedNetwork, mockService, success } from '../../../harness/service-mock';
+import { TEST_API_KEY } from '../../../harness/credentials-helper';
 
 const storedForm = {
 	_id: '65f1c0ffee0000000000abcd',
