@@ -20,15 +20,13 @@ import {
 	type RetryingSender,
 } from '../../shared/transport/retry';
 import { AcceptedMemory } from './acceptedMemory';
+import * as say from './messages';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
 import type { RunSettings } from './requestOptions';
 import { sendInLearnedShape } from './requestShapes';
 import { acceptedIdOf, type NodeError, type RunLedger } from './runLedger';
 import type { SendGate } from './sendGate';
 
-/** On an item whose answer was lost where no duplicate protection holds it. */
-export const LOST_ANSWER_ADVICE =
-	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have acted on it. Check at the service (its dashboard) before sending this row again: nothing stops a later run from sending it.';
 /**
  * Requests started in one turn of n8n's event loop when a run starts: each costs n8n's request
  * helper about 0.5 ms before it leaves, so 200 at once would hold n8n's main thread for 100 ms.
@@ -43,10 +41,6 @@ async function afterTurns(turns: number): Promise<void> {
 function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
 	error.context = { ...(error.context ?? {}), itemIndex };
 	return error;
-}
-
-function itemList(indexes: number[]): string {
-	return indexes.map((index) => `item ${index}`).join(', ');
 }
 
 /**
@@ -266,7 +260,7 @@ export class OperationRun {
 			const answerLost = this.sentOnce && !clearlyNotActedOn;
 			this.ledger.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {
-				const advice = this.gate?.lostAnswerAdvice(itemIndex) ?? LOST_ANSWER_ADVICE;
+				const advice = this.gate?.lostAnswerAdvice(itemIndex) ?? say.LOST_ANSWER_ADVICE;
 				error.description = [error.description, advice].filter(Boolean).join('\n');
 				return this.errorOutput(error, itemIndex, { inDoubt: true, description: advice });
 			}
@@ -314,25 +308,16 @@ export class OperationRun {
 		if (this.creates && this.ledger.accepted.size > 0) {
 			const accepted = [...this.ledger.accepted.entries()]
 				.sort(([a], [b]) => a - b)
-				.map(([index, { output }]) => `item ${index}: ${this.acceptedIdOf(output)}`);
-			lines.push(
-				`Already accepted by the service (not lost, do not send them again): ${accepted.join(', ')}`,
-			);
+				.map(([index, { output }]): [number, unknown] => [index, this.acceptedIdOf(output)]);
+			lines.push(say.acceptedBeforeStop(accepted));
 		}
 		const lost = [...this.ledger.failures.entries()].filter(([, failure]) => failure.answerLost);
-		if (lost.length > 0) {
-			const them = lost.length === 1 ? 'it' : 'them';
-			lines.push(
-				`No clear answer for ${itemList(lost.map(([index]) => index))}: the service may have accepted ${them}; check at the service before sending ${them} again.`,
-			);
-		}
+		if (lost.length > 0) lines.push(say.noClearAnswer(lost.map(([index]) => index)));
 		const notSent = indexes.filter(
 			(index) => !this.ledger.started.has(index) && !this.ledger.failures.has(index),
 		);
 		if (notSent.length > 0) {
-			lines.push(
-				`Not sent (the run stopped at the first failure): ${itemList(notSent)}. ${this.howToSendTheRest(lost.length > 0)}`,
-			);
+			lines.push(say.notSentAfterStop(notSent, this.howToSendTheRest(lost.length > 0)));
 		}
 		error.description = lines.filter(Boolean).join('\n');
 		return error;
@@ -340,28 +325,13 @@ export class OperationRun {
 
 	/** How the rows a stopped run did not send get sent, true for this run's rows. */
 	private howToSendTheRest(answersLost: boolean): string {
-		if (this.operation.billedPerCall && !this.creates) {
-			return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
-		}
-		if (!this.creates) return 'Settings → Retry On Fail sends them, and the failed items.';
-		if (this.gate?.skipsRowsSent) {
-			const inDoubt = answersLost || [...this.ledger.failures.values()].some((f) => f.heldInDoubt);
-			return inDoubt
-				? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
-				: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
-		}
-		// Off, Send These Rows Again, or no protection: n8n's Retry On Fail keeps what was accepted
-		// for the next try of this execution only (AcceptedMemory); a new execution sends it again.
-		const accepted = this.ledger.accepted.size > 0;
-		const newExecution =
-			'a new execution (running the workflow again, or a Retry from the Executions list) sends every item of its input again';
-		if (answersLost) {
-			return `Settings → Retry On Fail would send them again within this execution, the items without an answer too, and ${newExecution}: check the items without an answer at the service first, then run only the items it does not have${
-				accepted ? ' (not the items listed as accepted above)' : ''
-			}.`;
-		}
-		return `With Settings → Retry On Fail, n8n tries them and the failed items again within this execution without sending an accepted item again; ${newExecution}${
-			accepted ? ', so leave out the items listed as accepted above' : ''
-		}.`;
+		return say.howToSendTheRest({
+			creates: this.creates,
+			billedPerCall: this.operation.billedPerCall === true,
+			skipsRowsSent: this.gate?.skipsRowsSent === true,
+			answersLost,
+			heldInDoubt: [...this.ledger.failures.values()].some((failure) => failure.heldInDoubt),
+			accepted: this.ledger.accepted.size > 0,
+		});
 	}
 }

@@ -10,7 +10,7 @@ import { readRunSettings } from './requestOptions';
 import { RunLedger } from './runLedger';
 
 export { CHECK_LOG_MESSAGE } from './checkItems';
-export { LOST_ANSWER_ADVICE } from './operationRun';
+export { LOST_ANSWER_ADVICE } from './messages';
 
 /**
  * One run of one operation over the node's input, on n8n's public `execute()` API:

@@ -1,7 +1,5 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { RELEASE_LOCK_MODE_NAME } from './lock';
-
 export const DUPLICATE_PROTECTION = 'duplicateProtection';
 export const DUPLICATE_KEY = 'duplicateKey';
 export const ID_FOUND = 'idFoundAtService';
@@ -27,7 +25,7 @@ export const MODE_NAMES: Record<DuplicateMode, string> = {
 	sendAgain: 'Send These Rows Again',
 	recordAsSent: 'Record Rows as Sent',
 	forgetAll: 'Forget All Rows Sent Before',
-	releaseLock: RELEASE_LOCK_MODE_NAME,
+	releaseLock: 'Release Stuck Lock',
 	off: 'Off',
 };
 

@@ -7,8 +7,9 @@ import type { RunSettings } from '../requestOptions';
 import { acceptedIdOf, type RunLedger } from '../runLedger';
 import type { GateDecision, SendGate } from '../sendGate';
 import type { ClaimPace } from './claimPace';
-import { DUPLICATE_MODES, MODE_NAMES, type DuplicateMode } from './fields';
+import { DUPLICATE_MODES, type DuplicateMode } from './fields';
 import { lockFailureOf } from './lock';
+import * as say from './messages';
 import { keepNewest, LostWrite, rowIdentity, type RowState, type SentRecord } from './record';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
@@ -49,11 +50,6 @@ interface Claimed {
 	doubts: Promise<unknown>;
 }
 
-/** "item 3", "items 3, 5". */
-export function itemList(indexes: number[]): string {
-	return `${indexes.length === 1 ? 'item' : 'items'} ${indexes.join(', ')}`;
-}
-
 /** A call to n8n's store that must succeed before anything is sent: its failure names the store. */
 export async function storeCall<T>(
 	context: IExecuteFunctions,
@@ -64,14 +60,11 @@ export async function storeCall<T>(
 		return await work();
 	} catch (caught) {
 		if (lockFailureOf(caught)) throw caught as NodeOperationError;
-		throw new NodeOperationError(
-			context.getNode(),
-			`Duplicate protection could not ${what === 'clear' ? 'change' : 'write'} n8n’s record of rows sent before`,
-			{
-				itemIndex: undefined,
-				description: `${(caught as Error)?.message ?? String(caught)}\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.`,
-			},
+		const { message, description } = say.storeCallFailed(
+			what,
+			(caught as Error)?.message ?? String(caught),
 		);
+		throw new NodeOperationError(context.getNode(), message, { itemIndex: undefined, description });
 	}
 }
 
@@ -184,7 +177,7 @@ export class ProtectionGate implements SendGate {
 		return identity;
 	}
 
-	private error(message: string, description: string, itemIndex?: number): NodeOperationError {
+	private error({ message, description }: say.ErrorText, itemIndex?: number): NodeOperationError {
 		return new NodeOperationError(this.context.getNode(), message, { itemIndex, description });
 	}
 
@@ -204,11 +197,7 @@ export class ProtectionGate implements SendGate {
 		const field = this.operation.acceptedIdField!;
 		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
 		if (shared.length > 0) {
-			throw this.error(
-				`${MODE_NAMES.recordAsSent}: items ${shared.join(', ')} give one ${field} to different rows`,
-				`Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
-				shared[0],
-			);
+			throw this.error(say.oneIdForTwoRows(field, shared), shared[0]);
 		}
 		const states = await storeCall(
 			this.context,
@@ -246,15 +235,8 @@ export class ProtectionGate implements SendGate {
 				this.unclaimed.push(itemIndex);
 				continue;
 			}
-			const key = this.ledger.checked[itemIndex].duplicateKey;
-			const what = key === undefined ? 'every field' : 'the Duplicate Key';
-			const todo =
-				key === undefined ? 'map an ID column as the Duplicate Key' : 'give each row its own key';
-			const error = this.error(
-				`Item ${itemIndex} has ${what} of item ${first}, so it is the same row: ${todo}`,
-				`Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
-				itemIndex,
-			);
+			const keyed = this.ledger.checked[itemIndex].duplicateKey !== undefined;
+			const error = this.error(say.repeatedRow(itemIndex, first, keyed), itemIndex);
 			repeats.push({ itemIndex, error });
 			if (!this.ledger.continueOnFail) break;
 		}
@@ -471,31 +453,13 @@ export class ProtectionGate implements SendGate {
 		if (lockFailureOf(cause) && this.ledger.started.size === 0 && this.unrecorded.length === 0) {
 			return cause as NodeOperationError;
 		}
-		const lines = [`${(cause as Error)?.message ?? String(cause)}`];
-		if (this.ledger.started.size === 0) {
-			lines.push(
-				'Nothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.',
-			);
-		} else if (this.unrecorded.length > 0) {
-			const list = this.unrecorded
-				.sort((a, b) => a.itemIndex - b.itemIndex)
-				.map(({ itemIndex, id }) => `item ${itemIndex}: ${id ?? 'accepted (no ID in the answer)'}`)
-				.join(', ');
-			lines.push(
-				`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input.`,
-			);
-		} else {
-			lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
-		}
-		if (notSent.length > 0 && this.ledger.started.size > 0) {
-			lines.push(
-				`Not sent: ${itemList(notSent)}. Run again once n8n’s database answers: a later run sends ${notSent.length === 1 ? 'it' : 'them'}${this.unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
-			);
-		}
-		return this.error(
-			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-			lines.join('\n'),
-		);
+		const text = say.storeStopped({
+			cause: `${(cause as Error)?.message ?? String(cause)}`,
+			sentAny: this.ledger.started.size > 0,
+			unrecorded: this.unrecorded,
+			notSent,
+		});
+		return this.error(text);
 	}
 
 	/** The tripwire: this run's claim was overwritten by another execution's write. */
@@ -503,15 +467,9 @@ export class ProtectionGate implements SendGate {
 		const items = [...this.identities]
 			.filter(([, identity]) => lost.identities.includes(identity))
 			.map(([itemIndex]) => itemIndex);
-		const lines = [
-			`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${this.whereToCheck(items)}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${this.whenSafeToSendAgain}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
-			'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
-		];
-		if (notSent.length > 0) lines.push(`Not sent: ${itemList(notSent)}.`);
-		return this.error(
-			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
-			lines.join('\n'),
-		);
+		const whereToCheck = items.length > 0 ? this.whereToCheck(items) : '';
+		const whenSafe = this.whenSafeToSendAgain;
+		return this.error(say.writeLost({ items, whereToCheck, whenSafe, notSent }));
 	}
 
 	private alreadySentOutput(itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
@@ -531,51 +489,40 @@ export class ProtectionGate implements SendGate {
 		if (earlier?.id === undefined) {
 			delete json[field];
 			json.idKnown = false;
-			json.note = `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
+			json.note = say.idNotKnownNote(field);
 		}
 		return [{ json, pairedItem: { item: itemIndex } }];
 	}
 
-	/** Where the user can see whether the service has the row. */
+	/** Where the user can see whether the service has the rows. */
 	private whereToCheck(itemIndexes: number[]): string {
-		const transactionIds = itemIndexes
-			.map((index) => this.ledger.checked[index].prepared!.body?.transactionId)
-			.filter((id) => typeof id === 'string' && id !== '');
-		return transactionIds.length === itemIndexes.length
-			? `Transaction → Get Status for ${transactionIds.join(', ')} shows whether the check was submitted`
-			: 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+		const { checked } = this.ledger;
+		return say.whereToCheck(
+			itemIndexes.map((index) => checked[index].prepared!.body?.transactionId),
+		);
 	}
 
 	/** A row in doubt (sent by an earlier execution that got no answer). */
 	private inDoubtError(itemIndex: number): NodeOperationError {
-		const waited = this.waitedFor.has(this.identities.get(itemIndex)!)
-			? `; no answer came in the ${this.waitMs / 1000} s waited for it`
-			: '';
-		const lines = [
-			`${this.operation.label}: the earlier request left n8n without an answer recorded${waited} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${this.whereToCheck([itemIndex])}.`,
-			`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${this.whenSafeToSendAgain}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
-		];
-		if (!this.ledger.continueOnFail) {
-			lines.push(
-				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
-			);
-		}
-		return this.error(
-			`Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
-			lines.join('\n'),
+		const waited = this.waitedFor.has(this.identities.get(itemIndex)!);
+		const text = say.heldInDoubt({
+			label: this.operation.label,
 			itemIndex,
-		);
+			waitedSeconds: waited ? this.waitMs / 1000 : undefined,
+			whereToCheck: this.whereToCheck([itemIndex]),
+			whenSafe: this.whenSafeToSendAgain,
+			stops: !this.ledger.continueOnFail,
+		});
+		return this.error(text, itemIndex);
 	}
 
 	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
 	lostAnswerAdvice(itemIndex: number): string {
-		return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${this.whereToCheck([itemIndex])}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${this.whenSafeToSendAgain}, run only this row with ${MODE_NAMES.sendAgain}.`;
+		return say.lostAnswerAdvice(this.whereToCheck([itemIndex]), this.whenSafeToSendAgain);
 	}
 
 	/** When no execution can still be sending a row in doubt (its tries and their timeouts, and a minute). */
 	private get whenSafeToSendAgain(): string {
-		const { timeout, retries } = this.settings;
-		const seconds = Math.ceil((timeout * (retries + 1)) / 1000) + 60;
-		return `once no execution that sent it is still running (Executions list) and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
+		return say.whenSafeToSendAgain(this.settings.timeout, this.settings.retries);
 	}
 }

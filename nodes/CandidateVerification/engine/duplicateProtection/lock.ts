@@ -6,6 +6,8 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { lockFailed, type LockFailure } from './messages';
+
 /**
  * The lock is the workflow-scope row of n8n's deduplication store holding this one value. n8n
  * creates a scope's first row with an INSERT that the table's primary key guards, so of two
@@ -31,8 +33,6 @@ export const lockTiming = {
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 50;
 
-export const RELEASE_LOCK_MODE_NAME = 'Release Stuck Lock';
-
 /** Postgres, SQLite and MySQL/MariaDB's answers to a second INSERT of the same key. */
 const UNIQUE_VIOLATION_CODES = ['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'ER_DUP_ENTRY'];
 
@@ -45,7 +45,7 @@ export function isUniqueViolation(caught: unknown): boolean {
 	);
 }
 
-export type LockFailure = 'stuck' | 'busy' | 'conflict';
+export type { LockFailure };
 
 /** The lock errors this module made (a waiter's timeout, another node's history in the way). */
 const lockErrors = new WeakMap<object, LockFailure>();
@@ -54,27 +54,8 @@ export function lockFailureOf(error: unknown): LockFailure | undefined {
 	return typeof error === 'object' && error !== null ? lockErrors.get(error) : undefined;
 }
 
-const seconds = (ms: number) => `${ms / 1000} s`;
-
-/** Where a user sees whether an execution of the workflow still runs, in regular and queue mode. */
-export const RUNNING_CHECK =
-	'the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs)';
-
 export function lockError(context: IExecuteFunctions, failure: LockFailure): NodeOperationError {
-	const [message, description] = {
-		stuck: [
-			`Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for ${seconds(lockTiming.stuckMs)}`,
-			`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once with Duplicate Protection → ${RELEASE_LOCK_MODE_NAME}, then run again.`,
-		],
-		busy: [
-			`Duplicate protection’s lock on this workflow’s record stayed busy for ${seconds(lockTiming.busyMs)}`,
-			'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
-		],
-		conflict: [
-			'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
-			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
-		],
-	}[failure];
+	const { message, description } = lockFailed(failure, lockTiming);
 	const error = new NodeOperationError(context.getNode(), message, { description });
 	lockErrors.set(error, failure);
 	return error;

@@ -24,13 +24,8 @@ import {
 	MODE_NAMES,
 	type DuplicateMode,
 } from './fields';
-import {
-	CLAIM_RESERVE_SHARE,
-	itemList,
-	MAX_CLAIM_RESERVE,
-	ProtectionGate,
-	storeCall,
-} from './gate';
+import { CLAIM_RESERVE_SHARE, MAX_CLAIM_RESERVE, ProtectionGate, storeCall } from './gate';
+import * as say from './messages';
 import { SentRecord } from './record';
 
 /**
@@ -69,13 +64,13 @@ export class DuplicateProtection {
 		if (!Number.isInteger(historyRows) || historyRows < 1) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`Duplicate Protection Options → History Size "${String(options[HISTORY_SIZE])}" is not a whole number of rows (1 or more)`,
+				say.historySizeInvalid(String(options[HISTORY_SIZE])),
 			);
 		}
 		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`Duplicate Protection Options → Wait for an Answer Elsewhere "${String(options[IN_DOUBT_WAIT])}" is not a number of seconds (0 or more)`,
+				say.waitInvalid(String(options[IN_DOUBT_WAIT])),
 			);
 		}
 		this.waitMs = waitSeconds * 1000;
@@ -107,10 +102,7 @@ export class DuplicateProtection {
 			DUPLICATE_MODES.skipSent,
 		) as DuplicateMode;
 		if (!Object.values(DUPLICATE_MODES).includes(mode)) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Duplicate Protection "${String(mode)}" is not one of ${Object.values(MODE_NAMES).join(', ')}`,
-			);
+			throw new NodeOperationError(context.getNode(), say.unknownMode(String(mode)));
 		}
 		const items = String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')
 			? context.getInputData().map((_item, itemIndex) => itemIndex)
@@ -119,27 +111,17 @@ export class DuplicateProtection {
 			(itemIndex) => context.getNodeParameter(DUPLICATE_PROTECTION, itemIndex, mode) !== mode,
 		);
 		if (differing.length > 0) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Duplicate Protection differs between items: item 0 has ${MODE_NAMES[mode]}, ${itemList(differing)} another mode`,
-				{
-					itemIndex: differing[0],
-					description:
-						'Nothing was sent or recorded: a run of this node treats every row one way. Give every item the same Duplicate Protection, e.g. split the input (If node) into two Candidate Verification nodes.',
-				},
-			);
+			const { message, description } = say.modesDiffer(MODE_NAMES[mode], differing);
+			throw new NodeOperationError(context.getNode(), message, {
+				itemIndex: differing[0],
+				description,
+			});
 		}
 		if (mode === DUPLICATE_MODES.off) return undefined;
 		const store = context.helpers as DeduplicationHelperFunctions;
 		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
-			throw new NodeOperationError(
-				context.getNode(),
-				'Duplicate protection needs n8n’s deduplication store, which this run does not have',
-				{
-					description:
-						'n8n offers it to saved workflows from n8n 1.60 on (as the Remove Duplicates node uses it). Nothing was sent. Save the workflow, or set Duplicate Protection to Off to send without it (then nothing stops a later run from sending the same rows again).',
-				},
-			);
+			const { message, description } = say.NO_STORE;
+			throw new NodeOperationError(context.getNode(), message, { description });
 		}
 		return new DuplicateProtection(context, operation, settings, store, mode, credentials, baseUrl);
 	}
@@ -155,9 +137,7 @@ export class DuplicateProtection {
 				async () => await lock.releaseStuck(),
 				'clear',
 			);
-			this.context.logger.info(
-				`Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`,
-			);
+			this.context.logger.info(say.lockReleasedLog(released));
 		} else return undefined;
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}

@@ -1,0 +1,239 @@
+import { MODE_NAMES } from './fields';
+
+/**
+ * The texts users read that duplicate protection composes: pure functions from the facts (item
+ * indexes, IDs, the mode, the settings' values) to strings. The mechanisms (gate.ts, protection.ts,
+ * lock.ts) decide when one is said; the tests build what they expect with the same functions.
+ */
+
+/** An error's message and its description (the advice n8n shows under it). */
+export interface ErrorText {
+	message: string;
+	description: string;
+}
+
+/** "item 3", "items 3, 5". */
+export function itemList(indexes: number[]): string {
+	return `${indexes.length === 1 ? 'item' : 'items'} ${indexes.join(', ')}`;
+}
+
+const NOTHING_SENT_UNTIL_STORE_ANSWERS =
+	'Nothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.';
+
+// The settings (protection.ts)
+
+export function historySizeInvalid(value: string): string {
+	return `Duplicate Protection Options → History Size "${value}" is not a whole number of rows (1 or more)`;
+}
+
+export function waitInvalid(value: string): string {
+	return `Duplicate Protection Options → Wait for an Answer Elsewhere "${value}" is not a number of seconds (0 or more)`;
+}
+
+export function unknownMode(mode: string): string {
+	return `Duplicate Protection "${mode}" is not one of ${Object.values(MODE_NAMES).join(', ')}`;
+}
+
+/** Items whose Duplicate Protection (an expression) is not the first item's `modeName`. */
+export function modesDiffer(modeName: string, differing: number[]): ErrorText {
+	return {
+		message: `Duplicate Protection differs between items: item 0 has ${modeName}, ${itemList(differing)} another mode`,
+		description:
+			'Nothing was sent or recorded: a run of this node treats every row one way. Give every item the same Duplicate Protection, e.g. split the input (If node) into two Candidate Verification nodes.',
+	};
+}
+
+export const NO_STORE: ErrorText = {
+	message: 'Duplicate protection needs n8n’s deduplication store, which this run does not have',
+	description:
+		'n8n offers it to saved workflows from n8n 1.60 on (as the Remove Duplicates node uses it). Nothing was sent. Save the workflow, or set Duplicate Protection to Off to send without it (then nothing stops a later run from sending the same rows again).',
+};
+
+/** Release Stuck Lock's log line. */
+export function lockReleasedLog(released: boolean): string {
+	return `Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`;
+}
+
+// The store (gate.ts, protection.ts)
+
+/** A store call that must succeed before anything is sent failed (`cause`: the store's message). */
+export function storeCallFailed(what: 'clear' | 'record', cause: string): ErrorText {
+	return {
+		message: `Duplicate protection could not ${what === 'clear' ? 'change' : 'write'} n8n’s record of rows sent before`,
+		description: `${cause}\n${NOTHING_SENT_UNTIL_STORE_ANSWERS}`,
+	};
+}
+
+/** A row the service accepted whose record failed, with the ID the service gave it. */
+export interface UnrecordedRow {
+	itemIndex: number;
+	id?: string;
+}
+
+/**
+ * The error of a run the store failed in (`cause`: the store's message): what the service accepted
+ * (recorded or not, with the IDs), and what was not sent.
+ */
+export function storeStopped(facts: {
+	cause: string;
+	sentAny: boolean;
+	unrecorded: UnrecordedRow[];
+	notSent: number[];
+}): ErrorText {
+	const { cause, sentAny, unrecorded, notSent } = facts;
+	const lines = [cause];
+	if (!sentAny) {
+		lines.push(NOTHING_SENT_UNTIL_STORE_ANSWERS);
+	} else if (unrecorded.length > 0) {
+		const list = [...unrecorded]
+			.sort((a, b) => a.itemIndex - b.itemIndex)
+			.map(({ itemIndex, id }) => `item ${itemIndex}: ${id ?? 'accepted (no ID in the answer)'}`)
+			.join(', ');
+		lines.push(
+			`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input.`,
+		);
+	} else {
+		lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
+	}
+	if (notSent.length > 0 && sentAny) {
+		lines.push(
+			`Not sent: ${itemList(notSent)}. Run again once n8n’s database answers: a later run sends ${notSent.length === 1 ? 'it' : 'them'}${unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
+		);
+	}
+	return {
+		message: 'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
+		description: lines.join('\n'),
+	};
+}
+
+/**
+ * The tripwire: this run's claim was overwritten by another execution's write. `items`: the rows
+ * recorded as sent in that write; `whereToCheck` and `whenSafe` as built below.
+ */
+export function writeLost(facts: {
+	items: number[];
+	whereToCheck: string;
+	whenSafe: string;
+	notSent: number[];
+}): ErrorText {
+	const { items, whereToCheck: where, whenSafe, notSent } = facts;
+	const lines = [
+		`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${where}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${whenSafe}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
+		'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
+	];
+	if (notSent.length > 0) lines.push(`Not sent: ${itemList(notSent)}.`);
+	return {
+		message:
+			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
+		description: lines.join('\n'),
+	};
+}
+
+// Rows (gate.ts)
+
+/** Record Rows as Sent: items giving one ID (`field`) to different rows. */
+export function oneIdForTwoRows(field: string, shared: number[]): ErrorText {
+	return {
+		message: `${MODE_NAMES.recordAsSent}: items ${shared.join(', ')} give one ${field} to different rows`,
+		description: `Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
+	};
+}
+
+/** An item with the identity of an earlier item (`first`): by its Duplicate Key or every field. */
+export function repeatedRow(itemIndex: number, first: number, keyed: boolean): ErrorText {
+	const what = keyed ? 'the Duplicate Key' : 'every field';
+	const todo = keyed ? 'give each row its own key' : 'map an ID column as the Duplicate Key';
+	return {
+		message: `Item ${itemIndex} has ${what} of item ${first}, so it is the same row: ${todo}`,
+		description: `Item ${itemIndex} was not sent. If they are two rows, ${todo} (e.g. an employee ID); if one, remove the repeat.`,
+	};
+}
+
+/** On a row sent and accepted before whose ID (`field`) this process does not know. */
+export function idNotKnownNote(field: string): string {
+	return `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
+}
+
+/** Where the user can see whether the service has the rows, given their transaction IDs. */
+export function whereToCheck(transactionIds: unknown[]): string {
+	const known = transactionIds.filter((id) => typeof id === 'string' && id !== '');
+	return known.length === transactionIds.length
+		? `Transaction → Get Status for ${known.join(', ')} shows whether the check was submitted`
+		: 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+}
+
+/**
+ * When no execution can still be sending a row in doubt: its tries and their timeouts (Request
+ * Options → Timeout in ms, Retries), and a minute.
+ */
+export function whenSafeToSendAgain(timeout: number, retries: number): string {
+	const seconds = Math.ceil((timeout * (retries + 1)) / 1000) + 60;
+	return `once no execution that sent it is still running (Executions list) and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
+}
+
+/**
+ * A row in doubt (sent by an earlier execution that got no answer). `waitedSeconds`: how long this
+ * run waited for its answer, if it did; `stops`: On Error → Stop.
+ */
+export function heldInDoubt(facts: {
+	label: string;
+	itemIndex: number;
+	waitedSeconds?: number;
+	whereToCheck: string;
+	whenSafe: string;
+	stops: boolean;
+}): ErrorText {
+	const { label, itemIndex, waitedSeconds, whereToCheck: where, whenSafe, stops } = facts;
+	const waited =
+		waitedSeconds === undefined ? '' : `; no answer came in the ${waitedSeconds} s waited for it`;
+	const lines = [
+		`${label}: the earlier request left n8n without an answer recorded${waited} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${where}.`,
+		`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${whenSafe}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
+	];
+	if (stops) {
+		lines.push(
+			'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
+		);
+	}
+	return {
+		message: `Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
+		description: lines.join('\n'),
+	};
+}
+
+/** The advice on a row whose answer this run lost: duplicate protection holds it in doubt. */
+export function lostAnswerAdvice(where: string, whenSafe: string): string {
+	return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${where}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${whenSafe}, run only this row with ${MODE_NAMES.sendAgain}.`;
+}
+
+// The lock (lock.ts)
+
+export type LockFailure = 'stuck' | 'busy' | 'conflict';
+
+/** Where a user sees whether an execution of the workflow still runs, in regular and queue mode. */
+export const RUNNING_CHECK =
+	'the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs)';
+
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** The lock's failure; `timing`: after how long a hold is stuck and a waiter gives up (ms). */
+export function lockFailed(
+	failure: LockFailure,
+	timing: { stuckMs: number; busyMs: number },
+): ErrorText {
+	const [message, description] = {
+		stuck: [
+			`Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for ${seconds(timing.stuckMs)}`,
+			`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once with Duplicate Protection → ${MODE_NAMES.releaseLock}, then run again.`,
+		],
+		busy: [
+			`Duplicate protection’s lock on this workflow’s record stayed busy for ${seconds(timing.busyMs)}`,
+			'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
+		],
+		conflict: [
+			'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
+			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
+		],
+	}[failure];
+	return { message, description };
+}

@@ -1,0 +1,75 @@
+/**
+ * The texts users read that the sender composes when a run stops: pure functions from the facts
+ * (item indexes, IDs, what the operation is, whether answers were lost) to strings. The sender
+ * (operationRun.ts) decides when one is said; the tests build what they expect with the same
+ * functions. Duplicate protection's own texts are in duplicateProtection/messages.ts.
+ */
+
+/** On an item whose answer was lost where no duplicate protection holds it. */
+export const LOST_ANSWER_ADVICE =
+	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have acted on it. Check at the service (its dashboard) before sending this row again: nothing stops a later run from sending it.';
+
+/** "item 0, item 2". */
+function itemList(indexes: number[]): string {
+	return indexes.map((index) => `item ${index}`).join(', ');
+}
+
+/** The items the service accepted in a stopped run, with the ID it gave each. */
+export function acceptedBeforeStop(accepted: Array<[itemIndex: number, id: unknown]>): string {
+	const list = accepted.map(([index, id]) => `item ${index}: ${String(id)}`);
+	return `Already accepted by the service (not lost, do not send them again): ${list.join(', ')}`;
+}
+
+/** The items of a stopped run whose answer was lost. */
+export function noClearAnswer(indexes: number[]): string {
+	const them = indexes.length === 1 ? 'it' : 'them';
+	return `No clear answer for ${itemList(indexes)}: the service may have accepted ${them}; check at the service before sending ${them} again.`;
+}
+
+/** The items a stopped run did not send, and how they get sent (`howToSendTheRest`). */
+export function notSentAfterStop(indexes: number[], howToSend: string): string {
+	return `Not sent (the run stopped at the first failure): ${itemList(indexes)}. ${howToSend}`;
+}
+
+/** What decides how the rows a stopped run did not send get sent. */
+export interface RestFacts {
+	/** The operation creates something (it has an accepted ID). */
+	creates: boolean;
+	/** The operation is billed per call. */
+	billedPerCall: boolean;
+	/** Duplicate protection skips the rows sent before (not Off, not Send These Rows Again). */
+	skipsRowsSent: boolean;
+	/** Some answers of this run were lost. */
+	answersLost: boolean;
+	/** Some row of this run was held in doubt. */
+	heldInDoubt: boolean;
+	/** The service accepted some items of this run. */
+	accepted: boolean;
+}
+
+const NEW_EXECUTION =
+	'a new execution (running the workflow again, or a Retry from the Executions list) sends every item of its input again';
+
+/** How the rows a stopped run did not send get sent, true for this run's rows. */
+export function howToSendTheRest(facts: RestFacts): string {
+	const { creates, billedPerCall, skipsRowsSent, answersLost, heldInDoubt, accepted } = facts;
+	if (billedPerCall && !creates) {
+		return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
+	}
+	if (!creates) return 'Settings → Retry On Fail sends them, and the failed items.';
+	if (skipsRowsSent) {
+		return answersLost || heldInDoubt
+			? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
+			: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
+	}
+	// Off, Send These Rows Again, or no protection: n8n's Retry On Fail keeps what was accepted
+	// for the next try of this execution only (AcceptedMemory); a new execution sends it again.
+	if (answersLost) {
+		return `Settings → Retry On Fail would send them again within this execution, the items without an answer too, and ${NEW_EXECUTION}: check the items without an answer at the service first, then run only the items it does not have${
+			accepted ? ' (not the items listed as accepted above)' : ''
+		}.`;
+	}
+	return `With Settings → Retry On Fail, n8n tries them and the failed items again within this execution without sending an accepted item again; ${NEW_EXECUTION}${
+		accepted ? ', so leave out the items listed as accepted above' : ''
+	}.`;
+}
