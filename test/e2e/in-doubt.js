@@ -2,8 +2,8 @@
 
 /**
  * How the end-to-end scripts tell an item in doubt, from the node's own texts
- * (nodes/CandidateVerification/engine/duplicateProtection/gate.ts): a row an earlier execution sent
- * without an answer (`inDoubtError`), and a row whose own answer was lost (`lostAnswerAdvice`).
+ * (nodes/CandidateVerification/engine/duplicateProtection/messages.ts): a row an earlier execution
+ * sent without an answer (`heldInDoubt`), and a row whose own answer was lost (`lostAnswerAdvice`).
  * test/unit/duplicate-protection.test.ts checks both against what the node outputs.
  */
 

@@ -1,6 +1,45 @@
+import {
+	heldInDoubt,
+	lostAnswerAdvice,
+	whenSafeToSendAgain,
+	whereToCheck,
+	type ErrorText,
+} from '../../nodes/CandidateVerification/engine/duplicateProtection/messages';
+import { ACTIONS } from '../../nodes/shared/actions';
+
+/** Profile → Create's default Timeout (ms) and Retries on Transient Failures. */
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_RETRIES = 2;
+
+/** A Profile → Create row has no transaction ID: the service's dashboard is where to check. */
+export const PROFILE_WHERE_TO_CHECK = whereToCheck([undefined]);
+
+/** When a Profile → Create row in doubt is safe to send again, with `retries` (Timeout 60 s). */
+export function profileWhenSafe(retries = DEFAULT_RETRIES): string {
+	return whenSafeToSendAgain(DEFAULT_TIMEOUT_MS, retries);
+}
+
+/** The advice on a Profile → Create row whose answer was lost, with duplicate protection on. */
+export function profileLostAnswerAdvice(retries = DEFAULT_RETRIES): string {
+	return lostAnswerAdvice(PROFILE_WHERE_TO_CHECK, profileWhenSafe(retries));
+}
+
 /**
  * The advice on a Profile → Create row whose answer was lost, with duplicate protection on (the
- * default), written out as the user reads it.
+ * default settings).
  */
-export const PROFILE_LOST_ANSWER_ADVICE =
-	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. The service’s dashboard lists what it holds (the API cannot list or search them). Duplicate protection holds this row as in doubt: later runs of this node with Skip Rows Sent Before do not send it. If the service has it, run only this row with Duplicate Protection → Record Rows as Sent and the ID the service gave it; if not, once no execution that sent it is still running (Executions list) and at least 240 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, run only this row with Send These Rows Again.';
+export const PROFILE_LOST_ANSWER_ADVICE = profileLostAnswerAdvice();
+
+/** A Profile → Create row held in doubt (On Error → Stop unless `stops` is false). */
+export function profileInDoubt(
+	itemIndex: number,
+	{ retries = DEFAULT_RETRIES, stops = true }: { retries?: number; stops?: boolean } = {},
+): ErrorText {
+	return heldInDoubt({
+		label: ACTIONS.profileCreate,
+		itemIndex,
+		whereToCheck: PROFILE_WHERE_TO_CHECK,
+		whenSafe: profileWhenSafe(retries),
+		stops,
+	});
+}

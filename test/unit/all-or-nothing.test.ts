@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { acceptedBeforeStop } from '../../nodes/CandidateVerification/engine/messages';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
@@ -320,7 +321,11 @@ describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 			[
 				'- "mobile" is already registered',
 				'(HTTP 200, code -1)',
-				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0, item 1: TXN-1, item 3: TXN-3',
+				acceptedBeforeStop([
+					[0, 'TXN-0'],
+					[1, 'TXN-1'],
+					[3, 'TXN-3'],
+				]),
 			].join('\n'),
 		);
 	});
@@ -347,8 +352,6 @@ describe('A rejection mid-batch with On Error = Stop loses nothing', () => {
 			},
 		});
 
-		expect(result.error?.description).toContain(
-			'Already accepted by the service (not lost, do not send them again): item 0: form-A',
-		);
+		expect(result.error?.description).toContain(acceptedBeforeStop([[0, 'form-A']]));
 	});
 });

@@ -13,7 +13,9 @@ import {
 	lockTiming,
 	WorkflowLock,
 } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
+import * as say from '../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import * as transport from '../../nodes/shared/transport';
+import { PROFILE_WHERE_TO_CHECK, profileWhenSafe } from '../harness/advice';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
 import { otherProcess } from '../harness/other-process';
@@ -122,12 +124,9 @@ describe('What the lock reports, and how to resolve it', () => {
 		const result = await runProfile(store, freshRows(2));
 
 		expect(requests).toHaveLength(0);
-		expect(result.error?.message).toBe(
-			'Duplicate protection cannot use this workflow’s shared record: another node keeps its history there',
-		);
-		expect(result.error?.description).toBe(
-			'A node of this workflow (such as Remove Duplicates with Scope → Workflow) keeps its history in the workflow-wide record, where duplicate protection takes its lock; neither is changed. Set that node’s scope to Node, or set this node’s Duplicate Protection to Off.',
-		);
+		const conflict = say.lockFailed('conflict', lockTiming);
+		expect(result.error?.message).toBe(conflict.message);
+		expect(result.error?.description).toBe(conflict.description);
 		expect(store.rows.get(WORKFLOW_ROW)).toEqual([
 			'removeDuplicatesHash1',
 			'removeDuplicatesHash2',
@@ -156,12 +155,9 @@ describe('What the lock reports, and how to resolve it', () => {
 
 		const stuck = await runProfile(store, rows);
 		expect(requests).toHaveLength(0);
-		expect(stuck.error?.message).toBe(
-			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.3 s',
-		);
-		expect(stuck.error?.description).toBe(
-			'Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check the Executions list, filtered to Status → Running (in queue mode it lists the executions every worker runs): once no execution of this workflow is running there, run this node once with Duplicate Protection → Release Stuck Lock, then run again.',
-		);
+		const stuckText = say.lockFailed('stuck', { ...lockTiming, stuckMs: 300 });
+		expect(stuck.error?.message).toBe(stuckText.message);
+		expect(stuck.error?.description).toBe(stuckText.description);
 		// A waiter never deletes the lock (its mark is all it added).
 		expect(store.rows.get(WORKFLOW_ROW)?.[0]).toBe(LOCK_HASH);
 
@@ -209,12 +205,9 @@ describe('What the lock reports, and how to resolve it', () => {
 		holding = false;
 		await others;
 		expect(requests).toHaveLength(0);
-		expect(busy.error?.message).toBe(
-			'Duplicate protection’s lock on this workflow’s record stayed busy for 0.6 s',
-		);
-		expect(busy.error?.description).toBe(
-			'Nothing was sent. Other executions of this workflow kept using this node’s record in turn the whole time (the lock changed hands, so it is not stuck). Try again later, or run fewer executions of this workflow at once.',
-		);
+		const busyText = say.lockFailed('busy', { ...lockTiming, busyMs: 600 });
+		expect(busy.error?.message).toBe(busyText.message);
+		expect(busy.error?.description).toBe(busyText.description);
 	});
 
 	it('a release that fails is tried again: the lock is gone after the run', async () => {
@@ -568,15 +561,14 @@ describe('A store that does not keep the lock: the run stops loudly, never two h
 		expect(requests).toHaveLength(2);
 		const errors = results.map((result) => result.error).filter((error) => error !== undefined);
 		expect(errors).toHaveLength(1);
-		expect(errors[0]?.message).toBe(
-			'Duplicate protection found one of its writes to n8n’s record lost: another execution wrote the record at the same time, so the run stopped',
-		);
-		expect(errors[0]?.description).toContain(
-			'Recorded as sent in that write: item 0. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too).',
-		);
-		expect(errors[0]?.description).toContain(
-			'or, if the service has none, once no execution that sent it is still running (Executions list) and at least 120 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, with Send These Rows Again.',
-		);
+		const lost = say.writeLost({
+			items: [0],
+			whereToCheck: PROFILE_WHERE_TO_CHECK,
+			whenSafe: profileWhenSafe(0),
+			notSent: [],
+		});
+		expect(errors[0]?.message).toBe(lost.message);
+		expect(errors[0]?.description).toBe(lost.description);
 		expect(errors[0]?.description).toContain('docs/store-contract.md');
 	});
 
@@ -613,13 +605,11 @@ describe('A store that does not keep the lock: the run stops loudly, never two h
 		const second = await runProfile(store, freshRows(1));
 		expect(requests).toHaveLength(1);
 		// The first run's own second use of the lock (recording the answer) already finds it stuck.
-		expect(first.error?.message).toBe(
-			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-		);
+		expect(first.error?.message).toBe(say.STORE_STOPPED);
 		expect(first.error?.description).toContain('is stuck: one execution has held it for 0.2 s');
 		expect(first.error?.description).toContain('item 0: TXN-first');
 		expect(second.error?.message).toBe(
-			'Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for 0.2 s',
+			say.lockFailed('stuck', { ...lockTiming, stuckMs: 200 }).message,
 		);
 	});
 });

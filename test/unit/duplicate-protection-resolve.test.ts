@@ -2,6 +2,8 @@ import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-wor
 import nock from 'nock';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import * as say from '../../nodes/CandidateVerification/engine/duplicateProtection/messages';
+import { profileInDoubt } from '../harness/advice';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
 import { otherProcess } from '../harness/other-process';
@@ -130,12 +132,9 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 			recordAsSent,
 		);
 
-		expect(refused.error?.message).toBe(
-			'Record Rows as Sent: items 1, 2 give one transactionId to different rows',
-		);
-		expect(refused.error?.description).toBe(
-			'Nothing was recorded or sent. One transactionId belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the transactionId the service gave it.',
-		);
+		const oneId = say.oneIdForTwoRows('transactionId', [1, 2]);
+		expect(refused.error?.message).toBe(oneId.message);
+		expect(refused.error?.description).toBe(oneId.description);
 		expect(requests).toHaveLength(0);
 		expect(store.rows.get(NODE_ROW)).toEqual(before);
 	});
@@ -173,12 +172,9 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 			deduplicationStore: store,
 		});
 
-		expect(refused.error?.message).toBe(
-			'Duplicate Protection differs between items: item 0 has Skip Rows Sent Before, items 1, 2 another mode',
-		);
-		expect(refused.error?.description).toBe(
-			'Nothing was sent or recorded: a run of this node treats every row one way. Give every item the same Duplicate Protection, e.g. split the input (If node) into two Candidate Verification nodes.',
-		);
+		const differ = say.modesDiffer('Skip Rows Sent Before', [1, 2]);
+		expect(refused.error?.message).toBe(differ.message);
+		expect(refused.error?.description).toBe(differ.description);
 		expect(requests).toHaveLength(0);
 		expect(store.storedValues()).toEqual([]);
 	});
@@ -190,11 +186,10 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 
 		const again = await runOn(store, [accepted, inDoubt], createProfile);
 
-		expect(again.error?.message).toBe(
-			'Item 1 was sent by an earlier execution that got no answer: the service may have created it',
-		);
+		const inDoubtText = profileInDoubt(1, { retries: 0 });
+		expect(again.error?.message).toBe(inDoubtText.message);
 		expect(String(again.error?.description).split('\n')[1]).toBe(
-			'If the service has it: run only this row (item 1) with Duplicate Protection → Record Rows as Sent, with the ID the service gave it; later runs then skip it and output that ID. If not: once no execution that sent it is still running (Executions list) and at least 120 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, run only this row (item 1) with Duplicate Protection → Send These Rows Again.',
+			inDoubtText.description.split('\n')[1],
 		);
 	});
 
@@ -221,9 +216,7 @@ describe('A store failure between a probe’s two calls leaves the row in doubt 
 		store.failRemoveWhen = (scope, values) =>
 			scope === 'node' && values.some((value) => value.startsWith('a:'));
 		const failed = await runOn(store, [row], createProfile);
-		expect(failed.error?.message).toBe(
-			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-		);
+		expect(failed.error?.message).toBe(say.STORE_STOPPED);
 		store.failRemoveWhen = () => false;
 
 		const later = await runOn(store, [row], createProfile, true);

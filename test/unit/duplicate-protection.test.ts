@@ -4,7 +4,16 @@ import { sleep } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
 import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
-import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
+import * as say from '../../nodes/CandidateVerification/engine/duplicateProtection/messages';
+import {
+	howToSendTheRest,
+	notSentAfterStop,
+} from '../../nodes/CandidateVerification/engine/messages';
+import {
+	PROFILE_LOST_ANSWER_ADVICE,
+	profileInDoubt,
+	profileLostAnswerAdvice,
+} from '../harness/advice';
 import { failRequest } from '../harness/fail-request';
 import { otherProcess } from '../harness/other-process';
 import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
@@ -93,6 +102,14 @@ async function thirdClaimFails(extra: Partial<Parameters<typeof runActionNode>[0
 	return { store, requests, result, oneInFlight };
 }
 
+/** The error of a run whose third claim failed (thirdClaimFails): three rows sent and recorded. */
+const THIRD_CLAIM_FAILED = say.storeStopped({
+	cause: 'SQLITE_BUSY: database is locked',
+	sentAny: true,
+	unrecorded: [],
+	notSent: [3, 4, 5],
+});
+
 describe('Duplicate protection across executions', () => {
 	enableMockedNetwork();
 
@@ -177,25 +194,16 @@ describe('Duplicate protection across executions', () => {
 			'Add a candidate to a form failed: the Candidate Verification Service closed the connection before answering',
 		);
 		// Retries on Transient Failures 0: 60 s × 1 + 60 s.
-		expect(first.error?.description).toContain(
-			PROFILE_LOST_ANSWER_ADVICE.replace('240 s', '120 s'),
-		);
+		expect(first.error?.description).toContain(profileLostAnswerAdvice(0));
 		expect(first.error?.description).not.toContain('Retry On Fail');
 
 		const again = await runRows(3, { ...createProfile, ...oneAtATime }, store);
 
 		drop.mockRestore();
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
-		expect(again.error?.message).toBe(
-			'Item 2 was sent by an earlier execution that got no answer: the service may have created it',
-		);
-		expect(again.error?.description).toBe(
-			[
-				'Add a candidate to a form: the earlier request left n8n without an answer recorded (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). The service’s dashboard lists what it holds (the API cannot list or search them).',
-				'If the service has it: run only this row (item 2) with Duplicate Protection → Record Rows as Sent, with the ID the service gave it; later runs then skip it and output that ID. If not: once no execution that sent it is still running (Executions list) and at least 120 s (Timeout × (Retries + 1) + 60 s) have passed since it ended, run only this row (item 2) with Duplicate Protection → Send These Rows Again.',
-				'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
-			].join('\n'),
-		);
+		const inDoubt = profileInDoubt(2, { retries: 0 });
+		expect(again.error?.message).toBe(inDoubt.message);
+		expect(again.error?.description).toBe(inDoubt.description);
 	});
 
 	it('a row in doubt stops the run before the new rows of its chunk leave; the error says how to send them', async () => {
@@ -212,11 +220,17 @@ describe('Duplicate protection across executions', () => {
 		const again = await runRows(3, createProfile, store);
 
 		expect(requests).toHaveLength(0);
-		expect(again.error?.message).toBe(
-			'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
-		);
+		expect(again.error?.message).toBe(profileInDoubt(0).message);
+		const rest = howToSendTheRest({
+			creates: true,
+			billedPerCall: false,
+			skipsRowsSent: true,
+			answersLost: false,
+			heldInDoubt: true,
+			accepted: false,
+		});
 		expect(String(again.error?.description).split('\n').at(-1)).toBe(
-			'Not sent (the run stopped at the first failure): item 1, item 2. With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).',
+			notSentAfterStop([1, 2], rest),
 		);
 		nock.cleanAll();
 	});
@@ -254,9 +268,7 @@ describe('Duplicate protection across executions', () => {
 		expect(sentNames(requests)).toEqual(['Candidate 1']);
 		expect(again.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		const [doubt, created] = outputJson(again);
-		expect(doubt.error).toBe(
-			'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
-		);
+		expect(doubt.error).toBe(profileInDoubt(0).message);
 		expect(doubt.inDoubt).toBe(true);
 		expect(created).toEqual({ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' });
 	});
@@ -285,12 +297,11 @@ describe('Duplicate protection across executions', () => {
 		expect(outputJson(again)).toEqual([
 			{ transactionId: 'TXN-1', formId: FORM_ID, name: 'Candidate 1' },
 		]);
+		const inDoubt = profileInDoubt(0, { stops: false });
 		expect(again.errorItems.map(({ json }) => json)).toEqual([
 			{
 				...rows(1)[0],
-				error: expect.stringMatching(
-					/^Item 0 was sent by an earlier execution that got no answer: the service may have created it\n.*If the service has it: run only this row \(item 0\) with Duplicate Protection → Record Rows as Sent/s,
-				),
+				error: `${inDoubt.message}\n${inDoubt.description}`,
 			},
 		]);
 		// The end-to-end scripts count both as in doubt from these texts, and the row sent as not.
@@ -434,12 +445,9 @@ describe('Duplicate protection across executions', () => {
 		});
 
 		expect(requests).toHaveLength(0);
-		expect(result.error?.message).toBe(
-			'Item 2 has every field of item 0, so it is the same row: map an ID column as the Duplicate Key',
-		);
-		expect(result.error?.description).toBe(
-			'Item 2 was not sent. If they are two rows, map an ID column as the Duplicate Key (e.g. an employee ID); if one, remove the repeat.',
-		);
+		const repeat = say.repeatedRow(2, 0, false);
+		expect(result.error?.message).toBe(repeat.message);
+		expect(result.error?.description).toBe(repeat.description);
 		nock.cleanAll();
 	});
 
@@ -455,10 +463,7 @@ describe('Duplicate protection across executions', () => {
 		expect(sentNames(requests)).toEqual(['Candidate 0']);
 		expect(outputJson(result)).toEqual([
 			{ transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
-			{
-				error:
-					'Item 1 has the Duplicate Key of item 0, so it is the same row: give each row its own key',
-			},
+			{ error: say.repeatedRow(1, 0, true).message },
 		]);
 	});
 
@@ -523,8 +528,7 @@ describe('Duplicate protection across executions', () => {
 		expect(waited).toBeGreaterThanOrEqual(1000);
 		expect(outputJson(second)).toEqual([
 			{
-				error:
-					'Item 0 was sent by an earlier execution that got no answer: the service may have created it',
+				error: profileInDoubt(0).message,
 				inDoubt: true,
 				description: expect.stringContaining(
 					'the earlier request left n8n without an answer recorded; no answer came in the 1 s waited for it',
@@ -753,28 +757,22 @@ describe('Duplicate protection across executions', () => {
 		const result = await runRows(1, createProfile, store);
 
 		expect(requests).toHaveLength(0);
-		expect(result.error?.message).toBe(
-			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-		);
-		expect(result.error?.description).toBe(
-			'SQLITE_BUSY: database is locked\nNothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.',
-		);
+		const stopped = say.storeStopped({
+			cause: 'SQLITE_BUSY: database is locked',
+			sentAny: false,
+			unrecorded: [],
+			notSent: [0],
+		});
+		expect(result.error?.message).toBe(stopped.message);
+		expect(result.error?.description).toBe(stopped.description);
 	});
 
 	it('the store fails at a later claim: the rows accepted before are recorded (the error says so), the rest are not sent; a later run sends only those', async () => {
 		const { store, requests, result, oneInFlight } = await thirdClaimFails();
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1', 'Candidate 2']);
-		expect(result.error?.message).toBe(
-			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-		);
-		expect(result.error?.description).toBe(
-			[
-				'SQLITE_BUSY: database is locked',
-				'The rows the service accepted in this run are recorded: a later run skips them.',
-				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
-			].join('\n'),
-		);
+		expect(result.error?.message).toBe(THIRD_CLAIM_FAILED.message);
+		expect(result.error?.description).toBe(THIRD_CLAIM_FAILED.description);
 
 		store.failWhen = () => false;
 		const again = await runRows(6, oneInFlight, store);
@@ -803,12 +801,8 @@ describe('Duplicate protection across executions', () => {
 			undefined,
 		]);
 		const notSent = {
-			error: 'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-			description: [
-				'SQLITE_BUSY: database is locked',
-				'The rows the service accepted in this run are recorded: a later run skips them.',
-				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
-			].join('\n'),
+			error: THIRD_CLAIM_FAILED.message,
+			description: THIRD_CLAIM_FAILED.description,
 		};
 		expect(outputJson(result).slice(3)).toEqual([notSent, notSent, notSent]);
 	});
@@ -826,12 +820,7 @@ describe('Duplicate protection across executions', () => {
 				.slice(3)
 				.map((row) => ({
 					...row,
-					error: [
-						'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-						'SQLITE_BUSY: database is locked',
-						'The rows the service accepted in this run are recorded: a later run skips them.',
-						'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them.',
-					].join('\n'),
+					error: `${THIRD_CLAIM_FAILED.message}\n${THIRD_CLAIM_FAILED.description}`,
 				})),
 		);
 	});
@@ -851,11 +840,15 @@ describe('Duplicate protection across executions', () => {
 		expect(sentNames(requests)).toHaveLength(3);
 		// Row 0's acceptance went with the second claim; rows 1 and 2 were to go with the third.
 		expect(result.error?.description).toBe(
-			[
-				'SQLITE_BUSY: database is locked',
-				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 1: TXN-1, item 2: TXN-2. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
-				'Not sent: items 3, 4, 5. Run again once n8n’s database answers: a later run sends them (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt).',
-			].join('\n'),
+			say.storeStopped({
+				cause: 'SQLITE_BUSY: database is locked',
+				sentAny: true,
+				unrecorded: [
+					{ itemIndex: 1, id: 'TXN-1' },
+					{ itemIndex: 2, id: 'TXN-2' },
+				],
+				notSent: [3, 4, 5],
+			}).description,
 		);
 
 		// A later run holds the unrecorded rows in doubt and sends the rest (On Error → Continue).
@@ -887,16 +880,17 @@ describe('Duplicate protection across executions', () => {
 		lockTiming.releasePausesMs = pauses;
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
-		expect(result.error?.message).toBe(
-			'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-		);
-		expect(result.error?.description).toBe(
-			[
-				'SQLITE_BUSY: database is locked',
-				'Accepted by the service but not recorded as accepted (a later run holds them in doubt): item 0: TXN-0, item 1: TXN-1. Run only these rows with Duplicate Protection → Record Rows as Sent, each with its ID, or leave them out of the input.',
-				'Not sent: items 2, 3, 4, 5. Run again once n8n’s database answers: a later run sends them (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt).',
-			].join('\n'),
-		);
+		const stopped = say.storeStopped({
+			cause: 'SQLITE_BUSY: database is locked',
+			sentAny: true,
+			unrecorded: [
+				{ itemIndex: 0, id: 'TXN-0' },
+				{ itemIndex: 1, id: 'TXN-1' },
+			],
+			notSent: [2, 3, 4, 5],
+		});
+		expect(result.error?.message).toBe(stopped.message);
+		expect(result.error?.description).toBe(stopped.description);
 		expect(store.rows.has('wf-test|')).toBe(true);
 	});
 

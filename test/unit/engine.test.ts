@@ -5,7 +5,14 @@ import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import * as transport from '../../nodes/shared/transport';
-import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
+import {
+	acceptedBeforeStop,
+	howToSendTheRest,
+	noClearAnswer,
+	notSentAfterStop,
+	type RestFacts,
+} from '../../nodes/CandidateVerification/engine/messages';
+import { PROFILE_LOST_ANSWER_ADVICE, profileInDoubt } from '../harness/advice';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
@@ -34,6 +41,16 @@ const nameOf = (body: unknown) => String((body as { name: string }).name);
 const numberOf = (body: unknown) => nameOf(body).split(' ')[1];
 
 const HTML_502 = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+
+/** Profile → Create with Skip Rows Sent Before (the default), nothing lost, in doubt or accepted. */
+const PROFILE_CREATE_SKIPPING: RestFacts = {
+	creates: true,
+	billedPerCall: false,
+	skipsRowsSent: true,
+	answersLost: false,
+	heldInDoubt: false,
+	accepted: false,
+};
 
 describe('Request Options → Batching with expressions', () => {
 	enableMockedNetwork();
@@ -110,9 +127,7 @@ describe("n8n's Retry On Fail never sends an accepted item again", () => {
 			'Candidate 1',
 			'Candidate 2',
 		]);
-		expect(result.error?.message).toBe(
-			'Item 1 was sent by an earlier execution that got no answer: the service may have created it',
-		);
+		expect(result.error?.message).toBe(profileInDoubt(1).message);
 	});
 
 	it('with Duplicate Protection Off, the next try sends the 502 candidate again and reuses the accepted ones', async () => {
@@ -206,8 +221,8 @@ describe('A stop at the first failure', () => {
 			[
 				'- "mobile" is already registered',
 				'(HTTP 200, code -1)',
-				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
-				'Not sent (the run stopped at the first failure): item 2, item 3, item 4. Running the same rows again sends them: duplicate protection skips the rows the service accepted.',
+				acceptedBeforeStop([[0, 'TXN-0']]),
+				notSentAfterStop([2, 3, 4], howToSendTheRest(PROFILE_CREATE_SKIPPING)),
 			].join('\n'),
 		);
 	});
@@ -216,8 +231,9 @@ describe('A stop at the first failure', () => {
 describe('The stop error’s advice for the rows not sent, true for the Duplicate Protection mode', () => {
 	enableMockedNetwork();
 
-	const NEW_EXECUTION =
-		'a new execution (running the workflow again, or a Retry from the Executions list) sends every item of its input again';
+	/** How the rest of a Profile → Create run stopped after item 0 was accepted get sent, `facts` changed. */
+	const restOf = (facts: Partial<RestFacts>) =>
+		howToSendTheRest({ ...PROFILE_CREATE_SKIPPING, accepted: true, ...facts });
 
 	/** Candidate 1 is refused (or gets a gateway’s 502), the others accepted; one request at a time. */
 	async function stopAtItemOne(duplicateProtection: string, answerOfItemOne: 'refused' | 'lost') {
@@ -249,8 +265,8 @@ describe('The stop error’s advice for the rows not sent, true for the Duplicat
 			const lines = await stopAtItemOne(mode, 'refused');
 
 			expect(lines.slice(-2)).toEqual([
-				'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
-				`Not sent (the run stopped at the first failure): item 2, item 3. With Settings → Retry On Fail, n8n tries them and the failed items again within this execution without sending an accepted item again; ${NEW_EXECUTION}, so leave out the items listed as accepted above.`,
+				acceptedBeforeStop([[0, 'TXN-0']]),
+				notSentAfterStop([2, 3], restOf({ skipsRowsSent: false })),
 			]);
 		},
 	);
@@ -259,18 +275,16 @@ describe('The stop error’s advice for the rows not sent, true for the Duplicat
 		const lines = await stopAtItemOne('off', 'lost');
 
 		expect(lines.slice(-3)).toEqual([
-			'Already accepted by the service (not lost, do not send them again): item 0: TXN-0',
-			'No clear answer for item 1: the service may have accepted it; check at the service before sending it again.',
-			`Not sent (the run stopped at the first failure): item 2, item 3. Settings → Retry On Fail would send them again within this execution, the items without an answer too, and ${NEW_EXECUTION}: check the items without an answer at the service first, then run only the items it does not have (not the items listed as accepted above).`,
+			acceptedBeforeStop([[0, 'TXN-0']]),
+			noClearAnswer([1]),
+			notSentAfterStop([2, 3], restOf({ skipsRowsSent: false, answersLost: true })),
 		]);
 	});
 
 	it('Skip Rows Sent Before (the default): running the same rows again is safe, as before', async () => {
 		const lines = await stopAtItemOne('skipSent', 'refused');
 
-		expect(lines.slice(-1)).toEqual([
-			'Not sent (the run stopped at the first failure): item 2, item 3. Running the same rows again sends them: duplicate protection skips the rows the service accepted.',
-		]);
+		expect(lines.slice(-1)).toEqual([notSentAfterStop([2, 3], restOf({}))]);
 	});
 });
 
@@ -319,11 +333,9 @@ describe("The node's own retries of transient failures", () => {
 
 		expect(requests).toHaveLength(1);
 		expect(result.error?.description).toBe(
-			[
-				'Body starts with: 502 Bad Gateway',
-				PROFILE_LOST_ANSWER_ADVICE,
-				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-			].join('\n'),
+			['Body starts with: 502 Bad Gateway', PROFILE_LOST_ANSWER_ADVICE, noClearAnswer([0])].join(
+				'\n',
+			),
 		);
 	});
 
@@ -379,9 +391,7 @@ describe("The node's own retries of transient failures", () => {
 			expect(result.error?.message).toMatch(
 				/^Add a candidate to a form failed: the Candidate Verification Service (closed the connection before answering|did not answer within 60 s)$/,
 			);
-			expect(result.error?.description).toContain(
-				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-			);
+			expect(result.error?.description).toContain(noClearAnswer([0]));
 		},
 	);
 

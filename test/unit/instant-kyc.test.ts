@@ -5,6 +5,11 @@ import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-wor
 import { Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import {
+	howToSendTheRest,
+	noClearAnswer,
+	notSentAfterStop,
+} from '../../nodes/CandidateVerification/engine/messages';
 import * as transport from '../../nodes/shared/transport';
 import { TEST_API_KEY } from '../harness/credentials-helper';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
@@ -650,9 +655,7 @@ describe('Instant KYC: billed per call, so never tried again once the request ma
 			expect(result.error?.message).toMatch(
 				/^Verify a PAN failed: the Candidate Verification Service/,
 			);
-			expect(result.error?.description).toContain(
-				'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-			);
+			expect(result.error?.description).toContain(noClearAnswer([0]));
 			expect(result.error?.description).not.toContain('Retry On Fail.');
 		},
 	);
@@ -720,9 +723,15 @@ describe('Instant KYC: billed per call, so never tried again once the request ma
 
 			expect(send).toHaveBeenCalledTimes(2);
 			expect(requests.map((request) => (request.body as IDataObject).pan)).toEqual(['ABCDE1234F']);
-			expect(result.error?.description).toContain(
-				'Not sent (the run stopped at the first failure): item 2. Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered: check the items without an answer at the service first.',
-			);
+			const rest = howToSendTheRest({
+				creates: false,
+				billedPerCall: true,
+				skipsRowsSent: false,
+				answersLost: true,
+				heldInDoubt: false,
+				accepted: false,
+			});
+			expect(result.error?.description).toContain(notSentAfterStop([2], rest));
 		} finally {
 			send.mockRestore();
 		}

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
+import { noClearAnswer } from '../../nodes/CandidateVerification/engine/messages';
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import {
 	TEST_API_KEY,
@@ -23,11 +24,7 @@ const createProfile: INodeParameters = {
 
 /** The description of a Profile → Create row whose answer was lost, after the error's own first line. */
 const lostAnswerDescription = (firstLine: string) =>
-	[
-		firstLine,
-		PROFILE_LOST_ANSWER_ADVICE,
-		'No clear answer for item 0: the service may have accepted it; check at the service before sending it again.',
-	].join('\n');
+	[firstLine, PROFILE_LOST_ANSWER_ADVICE, noClearAnswer([0])].join('\n');
 
 /** A local server that accepts connections and then does what `onConnection` says. */
 async function localServer(onConnection: (socket: Socket) => void) {

@@ -70,6 +70,10 @@ export interface UnrecordedRow {
 	id?: string;
 }
 
+/** The message of a run the store failed in (`storeStopped`). */
+export const STORE_STOPPED =
+	'Duplicate protection could not use n8n’s record of rows sent before: the run stopped';
+
 /**
  * The error of a run the store failed in (`cause`: the store's message): what the service accepted
  * (recorded or not, with the IDs), and what was not sent.
@@ -100,10 +104,7 @@ export function storeStopped(facts: {
 			`Not sent: ${itemList(notSent)}. Run again once n8n’s database answers: a later run sends ${notSent.length === 1 ? 'it' : 'them'}${unrecorded.length > 0 ? ' (with On Error → Stop, only once the rows above are recorded: it stops at the first row in doubt)' : ''}.`,
 		);
 	}
-	return {
-		message: 'Duplicate protection could not use n8n’s record of rows sent before: the run stopped',
-		description: lines.join('\n'),
-	};
+	return { message: STORE_STOPPED, description: lines.join('\n') };
 }
 
 /**
