@@ -23,8 +23,8 @@ const hashes = [
 ];
 const value = JSON.stringify({ mode: 'entries', data: hashes });
 // BENCH_FORMER_ROWS_GONE=1: the workflow's static data is set to say n8n has trimmed the node's 0.3.x
-// rows and its lookups' values (engine/duplicateProtection/record.ts, PHASE_MARKS); otherwise it is
-// left as it is.
+// rows and its lookups' values (engine/duplicateProtection/formerIdentities.ts, the 0.3.x entry);
+// otherwise it is left as it is.
 const formerRowsGone = process.env.BENCH_FORMER_ROWS_GONE === '1';
 const staticData = JSON.stringify({
 	global: { candidateVerificationFormerRows: { [nodeId]: { phasesEnded: 2, markSeen: false } } },

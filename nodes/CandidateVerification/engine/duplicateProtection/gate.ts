@@ -10,7 +10,9 @@ import type { ClaimPace } from './claimPace';
 import { DUPLICATE_MODES, type DuplicateMode } from './fields';
 import { lockFailureOf } from './lock';
 import * as say from './messages';
-import { keepNewest, LostWrite, rowIdentity, type RowState, type SentRecord } from './record';
+import type { RowFacts } from './formerIdentities';
+import { rowIdentity } from './identity';
+import { keepNewest, LostWrite, type RowState, type SentRecord } from './record';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
 
@@ -34,7 +36,8 @@ export interface GateSetup {
 	record: SentRecord;
 	pace: ClaimPace;
 	identityBase: unknown[];
-	formerBase?: unknown[];
+	/** The account and operation rows are sent with, for their former identities (formerIdentities.ts). */
+	account: Pick<RowFacts, 'environment' | 'credentialId' | 'baseUrl' | 'method' | 'path'>;
 	waitMs: number;
 	claimLimit: number;
 }
@@ -91,8 +94,8 @@ export class ProtectionGate implements SendGate {
 
 	private readonly identityBase: unknown[];
 
-	/** Version 1 nodes may hold 0.3.x rows, whose identity had the host instead of the credential. */
-	private readonly formerBase?: unknown[];
+	/** The account and operation rows are sent with, for their former identities. */
+	private readonly account: GateSetup['account'];
 
 	private readonly waitMs: number;
 
@@ -112,7 +115,7 @@ export class ProtectionGate implements SendGate {
 		this.record = setup.record;
 		this.pace = setup.pace;
 		this.identityBase = setup.identityBase;
-		this.formerBase = setup.formerBase;
+		this.account = setup.account;
 		this.waitMs = setup.waitMs;
 		this.claimLimit = setup.claimLimit;
 	}
@@ -171,9 +174,7 @@ export class ProtectionGate implements SendGate {
 		const request = { body, qs, pathParameters };
 		const row = this.operation.identity?.(prepared!) ?? request;
 		const identity = rowIdentity(this.identityBase, row, duplicateKey);
-		if (this.formerBase) {
-			this.record.former.set(identity, rowIdentity(this.formerBase, request, duplicateKey));
-		}
+		this.record.former.note(identity, { ...this.account, request, row, duplicateKey });
 		return identity;
 	}
 

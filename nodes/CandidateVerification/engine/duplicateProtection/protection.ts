@@ -24,7 +24,13 @@ import {
 	MODE_NAMES,
 	type DuplicateMode,
 } from './fields';
-import { CLAIM_RESERVE_SHARE, MAX_CLAIM_RESERVE, ProtectionGate, storeCall } from './gate';
+import {
+	CLAIM_RESERVE_SHARE,
+	MAX_CLAIM_RESERVE,
+	ProtectionGate,
+	storeCall,
+	type GateSetup,
+} from './gate';
 import * as say from './messages';
 import { SentRecord } from './record';
 
@@ -41,8 +47,8 @@ export class DuplicateProtection {
 
 	private readonly identityBase: unknown[];
 
-	/** Version 1 nodes may hold 0.3.x rows, whose identity had the host instead of the credential. */
-	private readonly formerBase?: unknown[];
+	/** The account and operation rows are sent with, for their former identities. */
+	private readonly account: GateSetup['account'];
 
 	private readonly waitMs: number;
 
@@ -77,15 +83,15 @@ export class DuplicateProtection {
 		const { concurrency } = settings;
 		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
 		this.claimLimit = concurrency + reserve;
-		const version1 = context.getNode().typeVersion < 2;
-		this.record = new SentRecord(context, store, historyRows, this.claimLimit, version1);
+		const { typeVersion } = context.getNode();
+		this.record = new SentRecord(context, store, historyRows, this.claimLimit, typeVersion);
 		this.pace = new ClaimPace({ claimLimit: this.claimLimit, concurrency, reserve });
 		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
 		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-		this.identityBase = [credentials.environment, id ?? null, operation.method, operation.path];
-		if (this.record.mayHoldFormerRows) {
-			this.formerBase = [credentials.environment, baseUrl, operation.method, operation.path];
-		}
+		const { environment } = credentials;
+		const { method, path } = operation;
+		this.identityBase = [environment, id ?? null, method, path];
+		this.account = { environment, credentialId: id ?? null, baseUrl, method, path };
 	}
 
 	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
@@ -148,8 +154,8 @@ export class DuplicateProtection {
 		heldInDoubt: (itemIndex: number, error: NodeOperationErrorType) => void,
 	): ProtectionGate {
 		const { context, operation, settings, mode, record, pace } = this;
-		const { identityBase, formerBase, waitMs, claimLimit } = this;
-		const setup = { context, operation, settings, mode, record, pace, identityBase, formerBase };
+		const { identityBase, account, waitMs, claimLimit } = this;
+		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
 		return new ProtectionGate({ ...setup, waitMs, claimLimit }, ledger, heldInDoubt);
 	}
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type {
 	DeduplicationHelperFunctions,
 	ICheckProcessedOptions,
@@ -6,6 +6,7 @@ import type {
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
+import { FormerLookups } from './formerIdentities';
 import { WorkflowLock } from './lock';
 
 /** Recorded before a row's request leaves. */
@@ -28,31 +29,19 @@ const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
 const RECORD_SCOPE = 'node';
 /**
- * Recorded with each 0.3.x lookup, in the same call: the 0.3.x identity was looked up before, so the
- * 0.3.x value, if any, counts no more (it is an earlier lookup's, or a 0.3.x row that counts for the
- * credential that first looked it up: another credential is another account).
+ * Recorded with each lookup under a former identity (formerIdentities.ts), in the same call: the
+ * former identity was looked up before, so its value, if any, counts no more (it is an earlier
+ * lookup's, or a former row that counts for the credential that first looked it up: another
+ * credential is another account).
  */
 const LOOKED_UP = 'l:';
-/** Values n8n's store keeps per row: SENT and ACCEPTED (and 0.3.x lookups', see PHASE_MARKS). */
+/** Values n8n's store keeps per row: SENT and ACCEPTED (and former lookups', formerIdentities.ts). */
 const VALUES_PER_ROW = 2;
 /** The IDs of the newest rows, kept where n8n keeps them (see `earlierResult`). */
 export const MAX_KEPT_IDS = 10_000;
 const STATIC_DATA_KEY = 'candidateVerificationSentRows';
 /** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
 const LEGACY_STATIC_DATA_KEY = 'sentRows';
-/**
- * A version 1 node's record after the upgrade from 0.3.x, in two phases. Each ends once n8n has
- * trimmed the mark its claims record: n8n trims the oldest values first, so every older value is
- * gone too (CHANGELOG: every process is upgraded at once, so every 0.3.x value is older).
- * 1. It may hold 0.3.x rows: each row is also looked up under its 0.3.x identity. A lookup's values
- *    stay (removing a value costs n8n a scan of the whole record): the 0.3.x SENT, if it was not
- *    there, and LOOKED_UP.
- * 2. Those lookups' values may still be in it.
- * During both, History Size counts four values a row; after them two, as on a version 2 node.
- */
-const PHASE_MARKS = ['m:0.3.x-rows-are-older', 'm:0.3.x-lookups-are-older'];
-/** Per node ID, in the workflow's static data: the phases ended, and whether the current mark was seen. */
-const FORMER_ROWS_KEY = 'candidateVerificationFormerRows';
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
 
@@ -79,14 +68,6 @@ export function keepNewest<T>(map: Map<string, T>, key: string, value: T): void 
 
 const acceptedValues = (rows: AcceptedRow[]) => rows.map(({ identity }) => ACCEPTED + identity);
 
-/** A row's hash: the operation, the service's environment, and the key or the request as sent. */
-export function rowIdentity(identityBase: unknown[], request: unknown, duplicateKey?: string) {
-	const what = duplicateKey === undefined ? ['request', request] : ['key', duplicateKey];
-	return createHash('sha256')
-		.update(JSON.stringify([...identityBase, ...what]))
-		.digest('hex');
-}
-
 /**
  * The store protocol: what a node's record in n8n's deduplication store says of each row, read and
  * changed only under the workflow's lock (WorkflowLock), so two executions on two processes never
@@ -106,14 +87,8 @@ export class SentRecord {
 
 	private readonly processKey: string;
 
-	/**
-	 * A row's identity under 0.3.x (host and request as sent), for nodes that may hold 0.3.x rows:
-	 * looked up in the same calls until LOOKED_UP says it was looked up before.
-	 */
-	readonly former = new Map<string, string>();
-
-	/** This run's phase (PHASE_MARKS; a version 2 node's record is past both). */
-	private readonly phase: number;
+	/** The former identities rows are looked up under (formerIdentities.ts), and their phases. */
+	readonly former: FormerLookups;
 
 	/**
 	 * `historyRows`: the newest rows kept at least. n8n drops the oldest values first, and a row's
@@ -125,10 +100,11 @@ export class SentRecord {
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
 		claimedAhead: number,
-		version1: boolean,
+		typeVersion: number,
 	) {
-		this.phase = version1 ? this.formerRowsState().phasesEnded : PHASE_MARKS.length;
-		const valuesPerRow = VALUES_PER_ROW * (this.phase < PHASE_MARKS.length ? 2 : 1);
+		const section = (key: string, toWrite?: boolean) => this.globalSection(key, toWrite);
+		this.former = new FormerLookups(section, context.getNode().id, typeVersion);
+		const valuesPerRow = VALUES_PER_ROW + this.former.extraValuesPerRow;
 		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * valuesPerRow };
 		const workflowId = String(context.getWorkflow().id ?? '');
 		this.lock = new WorkflowLock(context, store, workflowId);
@@ -156,7 +132,7 @@ export class SentRecord {
 		const check = this.writes[this.writes.length - 1];
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
 		// The run's own tripwire values (removed at its settle) and the marks never push a row out.
-		const marks = this.phase < PHASE_MARKS.length ? PHASE_MARKS.length : 0;
+		const marks = this.former.marksKept;
 		const own = this.writes.length + Number(write !== undefined) + marks;
 		const result = await this.store.checkProcessedAndRecord(
 			[...values, ...[check, write].filter((value) => value !== undefined)],
@@ -198,7 +174,7 @@ export class SentRecord {
 		const added = new Set(checked.new.map(String));
 		const accepted = (each: string) => !added.has(ACCEPTED + each) && added.has(PROBING + each);
 		const found = identities.filter((identity) => this.both(identity).some(accepted));
-		// Accepted under its 0.3.x identity alone: the row keeps the ACCEPTED of its own the probe added.
+		// Accepted under a former identity alone: the row keeps the ACCEPTED of its own the probe added.
 		const migrated = found.filter((identity) => added.has(ACCEPTED + identity));
 		for (const identity of migrated) this.migrateKeptId(identity);
 		const kept = new Set(migrated.map((identity) => ACCEPTED + identity));
@@ -206,10 +182,9 @@ export class SentRecord {
 		return new Set(found);
 	}
 
-	/** A row's identity, and its 0.3.x identity where it may have one. */
+	/** A row's identity, and its former identities where it may have rows under them. */
 	private both(identity: string): string[] {
-		const former = this.former.get(identity);
-		return former === undefined ? [identity] : [identity, former];
+		return [identity, ...this.former.of(identity)];
 	}
 
 	/**
@@ -237,21 +212,21 @@ export class SentRecord {
 	}
 
 	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
-		// A 0.3.x row is looked up in the same call: its SENT, older than the row's own (trimmed first).
-		const former = unique.flatMap((identity) => this.both(identity).slice(1));
-		const mark = PHASE_MARKS.slice(this.phase, this.phase + 1);
+		// A former row is looked up in the same call: its SENT, older than the row's own (trimmed first).
+		const former = unique.flatMap((identity) => this.former.of(identity));
 		const values = [
 			...former.flatMap((each) => [SENT + each, LOOKED_UP + each]),
-			...mark,
+			...this.former.marks(),
 			...unique.map((identity) => SENT + identity),
 		];
 		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique);
 		const added = new Set(claimed.new.map(String));
-		if (mark.length > 0) this.learnPhase(added.has(mark[0]));
-		// Looked up before (LOOKED_UP was there): the 0.3.x identity counts no more for the row.
-		for (const identity of unique.filter((id) => !added.has(LOOKED_UP + this.former.get(id)))) {
-			this.former.delete(identity);
-		}
+		// Looked up before (LOOKED_UP was there): the former identity counts no more for the row.
+		this.former.claimed(
+			unique,
+			(value) => added.has(LOOKED_UP + value),
+			(mark) => added.has(mark),
+		);
 		const fresh = new Set(
 			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
@@ -331,10 +306,12 @@ export class SentRecord {
 			: { sentAt: saved[0], id: String(saved[1]) };
 	}
 
-	/** A row accepted under its 0.3.x identity alone: its kept ID, under its own. */
+	/** A row accepted under a former identity alone: its kept ID, under its own. */
 	private migrateKeptId(identity: string): void {
-		const former = this.former.get(identity)!;
-		const saved = this.keptIds()?.[former] ?? this.legacyKeptIds()?.[former];
+		const saved = this.former
+			.of(identity)
+			.map((former) => this.keptIds()?.[former] ?? this.legacyKeptIds()?.[former])
+			.find(Array.isArray);
 		if (Array.isArray(saved)) this.keptIds(true)![identity] = saved;
 	}
 
@@ -386,29 +363,5 @@ export class SentRecord {
 		const staticData = this.staticData('global');
 		if (staticData && toWrite) staticData[key] ??= {};
 		return staticData?.[key];
-	}
-
-	/** Whether the node's record may still hold 0.3.x rows (see PHASE_MARKS). */
-	get mayHoldFormerRows(): boolean {
-		return this.phase === 0;
-	}
-
-	private formerRowsState(): { phasesEnded: number; markSeen: boolean } {
-		const known = this.globalSection(FORMER_ROWS_KEY)?.[this.context.getNode().id];
-		return { phasesEnded: 0, markSeen: false, ...(known as object) };
-	}
-
-	/**
-	 * After a claim that carried its phase's mark: a mark seen before and missing now (added again)
-	 * was trimmed, and the phase ended. Fail-safe: a static data that lost it starts again.
-	 */
-	private learnPhase(markAdded: boolean): void {
-		const known = this.globalSection(FORMER_ROWS_KEY, true);
-		const { phasesEnded, markSeen } = this.formerRowsState();
-		if (!known || phasesEnded !== this.phase) return;
-		known[this.context.getNode().id] =
-			markAdded && markSeen
-				? { phasesEnded: phasesEnded + 1, markSeen: false }
-				: { phasesEnded, markSeen: true };
 	}
 }

@@ -1,0 +1,179 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { rowIdentity } from './identity';
+
+/**
+ * Former identities: the identities earlier versions of this package gave a row. A node whose record
+ * may hold rows recorded under one also looks each row up under it, in the same store calls as the
+ * row's own (record.ts: its SENT and LOOKED_UP, before the rows' own SENT), until that identity's
+ * end condition is met. Adding one is adding an entry to FORMER_IDENTITIES.
+ *
+ * When each can go:
+ * - 0.3.x (the host instead of the credential, the request as sent): once every node saved with
+ *   0.3.x has ended its second phase, i.e. when the package stops supporting upgrades from 0.3.x
+ *   (docs/duplicate-protection.md, "Rows recorded by 0.3.x").
+ */
+
+/** What a row's identities are computed from: the account and operation that sent it, and the row. */
+export interface RowFacts {
+	environment: unknown;
+	/** The n8n credential's ID. */
+	credentialId: string | null;
+	/** The service's base URL (the credential's host). */
+	baseUrl: string;
+	method: string;
+	path: string;
+	/** The request as sent: body, query and path parameters. */
+	request: unknown;
+	/** What the operation counts as the row (its `identity`), else the request. */
+	row: unknown;
+	duplicateKey?: string;
+}
+
+/**
+ * The end condition of a former identity, in two phases, each ending once n8n has trimmed the mark
+ * its claims record: n8n trims the oldest values first, so every older value is gone too (CHANGELOG:
+ * every process is upgraded at once, so every value of the former version is older).
+ * 1. The record may hold rows under the former identity: each row is also looked up under it. A
+ *    lookup's values stay (removing a value costs n8n a scan of the whole record): the former SENT,
+ *    if it was not there, and LOOKED_UP.
+ * 2. Those lookups' values may still be in it.
+ * During both, History Size counts two more values a row.
+ */
+export interface PhaseMarks {
+	/** The marks of phase 1 and phase 2. */
+	marks: readonly [string, string];
+	/** Per node ID, in the workflow's static data: the phases ended, and whether the current mark was seen. */
+	stateKey: string;
+}
+
+export interface FormerIdentity {
+	/** The versions that gave it. */
+	name: string;
+	/** Whether a node of this type version may hold rows recorded under it. */
+	mayHoldRows(typeVersion: number): boolean;
+	/** A row's value under it (a hash, as `rowIdentity` makes), or undefined where the row has none. */
+	identityOf(row: RowFacts): string | undefined;
+	/** When its lookups end. */
+	ends: PhaseMarks;
+}
+
+export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
+	{
+		name: '0.3.x',
+		// Version 1 is the only version 0.3.x had.
+		mayHoldRows: (typeVersion) => typeVersion < 2,
+		identityOf: ({ environment, baseUrl, method, path, request, duplicateKey }) =>
+			rowIdentity([environment, baseUrl, method, path], request, duplicateKey),
+		ends: {
+			marks: ['m:0.3.x-rows-are-older', 'm:0.3.x-lookups-are-older'],
+			stateKey: 'candidateVerificationFormerRows',
+		},
+	},
+];
+
+/** Values n8n's store keeps per row looked up under a former identity: its SENT and LOOKED_UP. */
+const VALUES_PER_LOOKUP = 2;
+
+/** A section of the workflow-wide static data; `toWrite`: made where it is missing. */
+export type StaticSection = (key: string, toWrite?: boolean) => IDataObject | undefined;
+
+/**
+ * The former identities of one run: which are looked up (phase 1), which may still have values in
+ * the record (phases 1 and 2), each row's former values, and the phases learned from the marks.
+ */
+export class FormerLookups {
+	/** Per entry of the list: this run's phase (0 and 1: the phases; 2: ended). */
+	private readonly phases: number[];
+
+	/** Per row: its values under the former identities still looked up, in the list's order. */
+	private readonly formerOf = new Map<string, string[]>();
+
+	constructor(
+		private readonly section: StaticSection,
+		private readonly nodeId: string,
+		typeVersion: number,
+		private readonly identities: readonly FormerIdentity[] = FORMER_IDENTITIES,
+	) {
+		this.phases = identities.map((former, index) =>
+			former.mayHoldRows(typeVersion) ? this.state(index).phasesEnded : former.ends.marks.length,
+		);
+	}
+
+	private inPhases(): number[] {
+		return this.identities
+			.map((_former, index) => index)
+			.filter((index) => this.phases[index] < this.identities[index].ends.marks.length);
+	}
+
+	/** Values n8n's store keeps per row beyond its own: each lookup's, while they may be in the record. */
+	get extraValuesPerRow(): number {
+		return VALUES_PER_LOOKUP * this.inPhases().length;
+	}
+
+	/** The marks that may be in the record (they never push a row out). */
+	get marksKept(): number {
+		return this.inPhases().reduce(
+			(sum, index) => sum + this.identities[index].ends.marks.length,
+			0,
+		);
+	}
+
+	/** The marks a claim records: each phase's own. */
+	marks(): string[] {
+		return this.inPhases().map((index) => this.identities[index].ends.marks[this.phases[index]]);
+	}
+
+	/** Notes a row's values under the former identities whose rows are looked up. */
+	note(identity: string, facts: RowFacts): void {
+		const values = this.identities
+			.filter((_former, index) => this.phases[index] === 0)
+			.map((former) => former.identityOf(facts))
+			.filter((value): value is string => value !== undefined);
+		if (values.length > 0) this.formerOf.set(identity, values);
+	}
+
+	/** A row's values under the former identities it is still looked up under. */
+	of(identity: string): string[] {
+		return this.formerOf.get(identity) ?? [];
+	}
+
+	/**
+	 * After a claim: `lookedUpNow` says which former values were looked up for the first time. Those
+	 * looked up before count no more for the row (an earlier lookup's SENT, or a former row already
+	 * found by the credential that first looked it up). `markAdded`: which marks were added.
+	 */
+	claimed(
+		rows: string[],
+		lookedUpNow: (value: string) => boolean,
+		markAdded: (mark: string) => boolean,
+	) {
+		for (const index of this.inPhases()) {
+			this.learnPhase(index, markAdded(this.identities[index].ends.marks[this.phases[index]]));
+		}
+		for (const identity of rows) {
+			const kept = this.of(identity).filter(lookedUpNow);
+			if (kept.length > 0) this.formerOf.set(identity, kept);
+			else this.formerOf.delete(identity);
+		}
+	}
+
+	private state(index: number): { phasesEnded: number; markSeen: boolean } {
+		const known = this.section(this.identities[index].ends.stateKey)?.[this.nodeId];
+		return { phasesEnded: 0, markSeen: false, ...(known as object) };
+	}
+
+	/**
+	 * After a claim that carried its phase's mark: a mark seen before and missing now (added again)
+	 * was trimmed, and the phase ended. Fail-safe: a static data that lost it starts again.
+	 */
+	private learnPhase(index: number, markAdded: boolean): void {
+		const known = this.section(this.identities[index].ends.stateKey, true);
+		const { phasesEnded, markSeen } = this.state(index);
+		if (!known || phasesEnded !== this.phases[index]) return;
+		known[this.nodeId] =
+			markAdded && markSeen
+				? { phasesEnded: phasesEnded + 1, markSeen: false }
+				: { phasesEnded, markSeen: true };
+	}
+}
