@@ -1,7 +1,7 @@
 /**
  * The texts users read that the sender composes when a run stops: pure functions from the facts
  * (item indexes, IDs, what the operation is, whether answers were lost) to strings. The sender
- * (operationRun.ts) decides when one is said; the tests build what they expect with the same
+ * (sender.ts) decides when one is said; the tests build what they expect with the same
  * functions. Duplicate protection's own texts are in duplicateProtection/messages.ts.
  */
 

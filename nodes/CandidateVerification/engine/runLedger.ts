@@ -29,7 +29,7 @@ export function acceptedIdOf(
 
 /**
  * What one run of the node knows about its items: what the check made of them, what was started,
- * accepted, failed, and each item's output. The sender (OperationRun) writes it; the duplicate
+ * accepted, failed, and each item's output. The sender (Sender, sender.ts) writes it; the duplicate
  * protection's gate reads it. Neither knows the other: runOperation.ts hands both the same ledger.
  */
 export class RunLedger {

@@ -5,8 +5,8 @@ import { baseUrlFromCredentials } from '../../shared/transport';
 import { checkAllItems, problemsError } from './checkItems';
 import { DUPLICATE_MODES, DuplicateProtection } from './duplicateProtection';
 import type { OperationDefinition } from './operation';
-import { OperationRun } from './operationRun';
-import { readRunSettings } from './requestOptions';
+import { Sender } from './sender';
+import { readRunSettings } from './runSettings';
 import { RunLedger } from './runLedger';
 
 export { CHECK_LOG_MESSAGE } from './checkItems';
@@ -24,7 +24,7 @@ export { LOST_ANSWER_ADVICE } from './messages';
  * 5. for operations that create something, duplicate protection's gate (ProtectionGate, SentRecord)
  *    claims each chunk of rows in n8n's deduplication store just before it leaves, so no later
  *    execution sends a row again. The gate decides per row (send, output this, hold in doubt) and
- *    the sender (OperationRun) acts on it; both read and the sender writes one RunLedger.
+ *    the sender (Sender) acts on it; both read and the sender writes one RunLedger.
  */
 export async function runOperation(
 	this: IExecuteFunctions,
@@ -55,16 +55,16 @@ export async function runOperation(
 	const gate = protection?.gateFor(ledger, (itemIndex, error) =>
 		ledger.holdInDoubt(itemIndex, error),
 	);
-	const run = new OperationRun(this, operation, settings, credentials, ledger, gate);
+	const sender = new Sender(this, operation, settings, credentials, ledger, gate);
 
 	const { outputs } = ledger;
 	let toSend: number[] = [];
 	checked.forEach(({ problems: itemProblems }, itemIndex) => {
 		if (itemProblems.length > 0) {
-			outputs[itemIndex] = run.errorOutput(problemsError(this, itemProblems, false), itemIndex);
+			outputs[itemIndex] = sender.errorOutput(problemsError(this, itemProblems, false), itemIndex);
 			return;
 		}
-		const remembered = run.memory.outputOf(itemIndex);
+		const remembered = sender.memory.outputOf(itemIndex);
 		if (remembered) {
 			outputs[itemIndex] = remembered;
 			ledger.accepted.set(itemIndex, { output: remembered });
@@ -79,11 +79,11 @@ export async function runOperation(
 		const { rows, repeats } = gate.firstOfEachRow(toSend);
 		if (repeats.length > 0 && !continueOnFail) throw repeats[0].error;
 		for (const { itemIndex, error } of repeats)
-			outputs[itemIndex] = run.errorOutput(error, itemIndex);
+			outputs[itemIndex] = sender.errorOutput(error, itemIndex);
 		toSend = rows;
 	}
 
-	await run.sendAll(toSend, items);
+	await sender.sendAll(toSend, items);
 	await gate?.settle();
 
 	if (gate?.storeFailure !== undefined) {
@@ -93,17 +93,17 @@ export async function runOperation(
 		);
 		const error = gate.storeError(notSent);
 		if (!continueOnFail) {
-			run.memory.keep(ledger.accepted);
+			sender.memory.keep(ledger.accepted);
 			throw error;
 		}
 		const { description } = error;
-		for (const index of notSent) outputs[index] = run.errorOutput(error, index, { description });
+		for (const index of notSent) outputs[index] = sender.errorOutput(error, index, { description });
 	}
 	if (ledger.failures.size > 0 && !continueOnFail) {
-		run.memory.keep(ledger.accepted);
+		sender.memory.keep(ledger.accepted);
 		const notSent = toSend.filter((index) => !gate?.skipped.has(index));
-		throw run.stopError(notSent);
+		throw sender.stopError(notSent);
 	}
-	run.memory.clear();
+	sender.memory.clear();
 	return [outputs.flat()];
 }

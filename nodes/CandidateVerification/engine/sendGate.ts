@@ -14,7 +14,7 @@ export type GateDecision =
 	| { kind: 'skip' };
 
 /**
- * Asked by the sender (OperationRun) before each row leaves and told each answer; the duplicate
+ * Asked by the sender (Sender, sender.ts) before each row leaves and told each answer; the duplicate
  * protection is one (duplicateProtection/gate.ts). A gate never writes outputs nor stops the run:
  * the sender acts on its decisions.
  */

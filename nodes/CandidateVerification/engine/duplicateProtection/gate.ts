@@ -3,7 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { CheckedItem } from '../checkItems';
 import type { OperationDefinition } from '../operation';
-import type { RunSettings } from '../requestOptions';
+import type { RunSettings } from '../runSettings';
 import { acceptedIdOf, type RunLedger } from '../runLedger';
 import type { GateDecision, SendGate } from '../sendGate';
 import type { ClaimPace } from './claimPace';

@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../shared/constants';
 import type { OperationDefinition } from '../operation';
-import type { RunSettings } from '../requestOptions';
+import type { RunSettings } from '../runSettings';
 import type { RunLedger } from '../runLedger';
 import { ClaimPace } from './claimPace';
 import {

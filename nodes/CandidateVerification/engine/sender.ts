@@ -22,7 +22,7 @@ import {
 import { AcceptedMemory } from './acceptedMemory';
 import * as say from './messages';
 import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
-import type { RunSettings } from './requestOptions';
+import type { RunSettings } from './runSettings';
 import { sendInLearnedShape } from './requestShapes';
 import { acceptedIdOf, type NodeError, type RunLedger } from './runLedger';
 import type { SendGate } from './sendGate';
@@ -47,13 +47,13 @@ function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
  * The sending half of one run: requests, retries, what was accepted and what failed, written in the
  * run's ledger. A gate (duplicate protection), when there is one, decides before each row leaves.
  */
-export class OperationRun {
+export class Sender {
 	readonly memory: AcceptedMemory;
 
 	private readonly baseURL: string;
 
 	/** Who sends the run's requests, for the retry loop (transport/retry.ts). */
-	private readonly sender: RetryingSender;
+	private readonly retrying: RetryingSender;
 
 	private readonly abortSignal?: AbortSignal;
 
@@ -93,7 +93,7 @@ export class OperationRun {
 		};
 		this.shapeKey = JSON.stringify([id ?? name, this.baseURL, operation.method, operation.path]);
 		this.abortSignal = context.getExecutionCancelSignal?.();
-		this.sender = {
+		this.retrying = {
 			context,
 			node: this.node,
 			credentials: credentialsDecrypted,
@@ -294,7 +294,7 @@ export class OperationRun {
 		options: IHttpRequestOptions,
 		follow = false,
 	): Promise<IN8nHttpFullResponse> {
-		return await requestWithRetries(this.sender, label, options, follow);
+		return await requestWithRetries(this.retrying, label, options, follow);
 	}
 
 	/**
