@@ -30,14 +30,22 @@ export function profileLostAnswerAdvice(retries = DEFAULT_RETRIES): string {
  */
 export const PROFILE_LOST_ANSWER_ADVICE = profileLostAnswerAdvice();
 
-/** A Profile → Create row held in doubt (On Error → Stop unless `stops` is false). */
+/**
+ * A Profile → Create row held in doubt (On Error → Stop unless `stops` is false); `waitedSeconds`:
+ * how long the run waited for its answer, if it did.
+ */
 export function profileInDoubt(
 	itemIndex: number,
-	{ retries = DEFAULT_RETRIES, stops = true }: { retries?: number; stops?: boolean } = {},
+	{
+		retries = DEFAULT_RETRIES,
+		stops = true,
+		waitedSeconds,
+	}: { retries?: number; stops?: boolean; waitedSeconds?: number } = {},
 ): ErrorText {
 	return heldInDoubt({
 		label: ACTIONS.profileCreate,
 		itemIndex,
+		waitedSeconds,
 		whereToCheck: PROFILE_WHERE_TO_CHECK,
 		whenSafe: profileWhenSafe(retries),
 		stops,
