@@ -396,12 +396,27 @@ describe('Duplicate protection across executions', () => {
 				sentAt: expect.stringMatching(ISO_TIME),
 			},
 		]);
-		const duplicateKey = new CandidateVerification().description.properties.find(
-			({ name }) => name === 'duplicateKey',
+		// The hint per operation: people are told apart where rows are people, within their scope.
+		const hints = Object.fromEntries(
+			new CandidateVerification().description.properties
+				.filter(({ name }) => name === 'duplicateKey')
+				.map(({ displayOptions, hint }) => [
+					`${displayOptions?.show?.resource?.[0]}.${displayOptions?.show?.operation?.[0]}`,
+					hint,
+				]),
 		);
-		expect(duplicateKey?.hint).toBe(
-			'Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell people apart',
-		);
+		expect(hints).toEqual({
+			'profile.create':
+				'Counts within one form. Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell people apart',
+			'verification.submit':
+				'Counts within one transaction’s check. Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell submissions apart',
+			'verification.resolveInsufficiency':
+				'Counts within one check’s questions (its transaction, check and insufficiency IDs). Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell answers apart',
+			'form.create':
+				'Empty: identical rows are one row, also across executions. Map an ID column to tell rows apart',
+			'webhookConfig.create':
+				'Empty: identical rows are one row, also across executions. Map an ID column to tell rows apart',
+		});
 	});
 
 	it('a Duplicate Key: a corrected row with the same key counts as the row already sent', async () => {

@@ -105,6 +105,11 @@ export interface OperationDefinition {
 	/** What makes two rows the same row at the service (duplicate protection); default: the request. */
 	identity?(prepared: PreparedRequest): unknown;
 	/**
+	 * What a Duplicate Key tells rows apart within (the form; the transaction and check…): always part
+	 * of a keyed row's identity, so one key never makes rows of two forms or checks one row.
+	 */
+	scope?(prepared: PreparedRequest): unknown;
+	/**
 	 * The service may take the body in another shape too (the provider's current page beside the
 	 * contract): the shape it takes is learned once per credential and process (engine/requestShapes.ts).
 	 */

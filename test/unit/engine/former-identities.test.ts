@@ -30,6 +30,7 @@ function staticData(sections: Record<string, IDataObject> = {}) {
 /** A second former identity, as the next one will be added: one entry. */
 const KEY_ONLY: FormerIdentity = {
 	name: 'key only',
+	kind: 'sameRow',
 	mayHoldRows: () => true,
 	identityOf: ({ environment, duplicateKey }) =>
 		duplicateKey === undefined ? undefined : rowIdentity([environment], null, duplicateKey),
@@ -92,5 +93,47 @@ describe('Former identities (formerIdentities.ts)', () => {
 		expect([lookups.extraValuesPerRow, lookups.marksKept]).toEqual([4, 4]);
 		lookups.note('unkeyed', { ...FACTS, duplicateKey: undefined });
 		expect(lookups.of('unkeyed')).toHaveLength(1);
+	});
+});
+
+describe('Keys recorded before 0.5.0 (keyOnly)', () => {
+	const keyed: RowFacts = { ...FACTS, scope: { formId: 'form-1' } };
+
+	it('a keyed row of an operation with a scope is looked up under its key alone (0.3.x: version 1 only), not as a 0.3.x row', () => {
+		const v1 = new FormerLookups(staticData(), 'node-1', 1);
+		v1.note('row', keyed);
+		expect(v1.of('row')).toEqual([]);
+		expect(v1.keyedBefore('row')).toEqual([
+			rowIdentity(['sandbox', 'https://cv.test', 'POST', FACTS.path], null, 'EMP-1'),
+			rowIdentity(['sandbox', 'cred-1', 'POST', FACTS.path], null, 'EMP-1'),
+		]);
+		// Their lookups leave no value: no more values a row; their marks go with the claims.
+		expect(v1.marks()).toEqual([
+			'm:0.3.x-rows-are-older',
+			'm:0.3.x-keyed-rows-are-older',
+			'm:0.4.x-keyed-rows-are-older',
+		]);
+		expect([v1.extraValuesPerRow, v1.marksKept]).toEqual([2, 4]);
+
+		const v2 = new FormerLookups(staticData(), 'node-1', 2);
+		v2.note('row', keyed);
+		expect(v2.keyedBefore('row')).toEqual([
+			rowIdentity(['sandbox', 'cred-1', 'POST', FACTS.path], null, 'EMP-1'),
+		]);
+		expect([v2.marks(), v2.extraValuesPerRow]).toEqual([['m:0.4.x-keyed-rows-are-older'], 0]);
+	});
+
+	it('a run without a keyed row carries none of their marks; an unscoped key keeps its 0.4.0 identity', () => {
+		const v2 = new FormerLookups(staticData(), 'node-1', 2);
+		v2.note('unscoped', FACTS);
+		v2.note('unkeyed', { ...keyed, duplicateKey: undefined });
+		expect([v2.keyedBefore('unscoped'), v2.keyedBefore('unkeyed'), v2.marks()]).toEqual([
+			[],
+			[],
+			[],
+		]);
+		expect(rowIdentity(['base'], null, 'EMP-1', undefined)).toBe(
+			rowIdentity(['base'], { any: 1 }, 'EMP-1'),
+		);
 	});
 });

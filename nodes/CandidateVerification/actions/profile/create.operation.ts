@@ -102,7 +102,10 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: showOnlyForProfileCreate },
 		options: ADDITIONAL_FIELD_OPTIONS,
 	}),
-	...duplicateProtectionFields(showOnlyForProfileCreate, 'Transaction ID'),
+	...duplicateProtectionFields(showOnlyForProfileCreate, 'Transaction ID', {
+		within: 'one form',
+		apart: 'people',
+	}),
 ];
 
 const MOBILE = /^\+?\d{6,15}$/;
@@ -191,6 +194,8 @@ export const operation: OperationDefinition = {
 	}),
 	acceptedIdField: 'transactionId',
 	protectedFromDuplicates: true,
+	// A Duplicate Key tells candidates apart within one form: the same employee on two forms is two rows.
+	scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
 	otherShape: {
 		body: currentPageShape,
 		isAbout: (problems) => problems.some((problem) => SHAPE_FIELDS.test(problem)),

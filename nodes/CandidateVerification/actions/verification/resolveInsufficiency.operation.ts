@@ -138,7 +138,10 @@ export const description: INodeProperties[] = [
 		],
 	},
 	organisationIdField(OPERATION, 'verification'),
-	...duplicateProtectionFields(SHOW, 'Transaction ID'),
+	...duplicateProtectionFields(SHOW, 'Transaction ID', {
+		within: 'one check’s questions (its transaction, check and insufficiency IDs)',
+		apart: 'answers',
+	}),
 ];
 
 /** The entries of a fixedCollection list, each field read (expressions resolved) and required. */
@@ -216,4 +219,21 @@ export const operation: OperationDefinition = {
 	protectedFromDuplicates: true,
 	// The request without its document URLs (each upload gives a new one).
 	identity: ({ body }) => withoutDocumentUrls(body),
+	// A Duplicate Key tells rows apart within one transaction's check and its questions.
+	scope: ({ body = {} }) => ({
+		transactionId: body.transactionId,
+		check: body.subType,
+		questions: insufficiencyIds(body),
+	}),
 };
+
+/** The questions a resolution answers: its answers' insufficiency IDs and its documents' labels. */
+function insufficiencyIds(body: IDataObject): unknown[] {
+	const upload = (body.dataToUpload ?? {}) as IDataObject;
+	const answers = (upload.insufficiencyDataList ?? []) as IDataObject[];
+	const documents = (upload.documents ?? []) as IDataObject[];
+	return [
+		...answers.map(({ insufficiencyId }) => insufficiencyId),
+		...documents.map(({ document }) => (document as IDataObject | undefined)?.label),
+	];
+}

@@ -25,6 +25,7 @@ export const description = [
 	...duplicateProtectionFields(
 		{ resource: ['verification'], operation: ['submit'] },
 		'Transaction ID',
+		{ within: 'one transaction’s check', apart: 'submissions' },
 	),
 ];
 
@@ -254,5 +255,10 @@ export const operation: OperationDefinition = {
 		transactionId: body.transactionId,
 		check: formListName(body.verificationName),
 		data: withoutDocumentUrls(body.data),
+	}),
+	// A Duplicate Key tells rows apart within one transaction's check: two checks are two rows.
+	scope: ({ body = {} }) => ({
+		transactionId: body.transactionId,
+		check: formListName(body.verificationName),
 	}),
 };

@@ -30,12 +30,40 @@ export const MODE_NAMES: Record<DuplicateMode, string> = {
 };
 
 /**
+ * What a Duplicate Key counts within, for an operation with a scope (its `scope`): e.g. "one form",
+ * and what tells the rows apart there (e.g. "people").
+ */
+export interface KeyScope {
+	within: string;
+	apart: string;
+}
+
+/** The Duplicate Key's description and hint: within the operation's scope, if it has one. */
+function keyTexts(scope?: KeyScope): Pick<INodeProperties, 'description' | 'hint'> {
+	const empty =
+		'Empty: every field the row sends, after normalisation (document URLs aside), so rows with identical fields are one row, in one input (an error) and across executions (sent once).';
+	const mapped =
+		'Changing what is mapped (or mapping a key) makes rows sent before new rows: record them first (Record Rows as Sent with their IDs) or they are sent again.';
+	if (!scope) {
+		return {
+			description: `What makes a row the same row (for the same credential). ${empty} With a key, rows with the same key are one row. ${mapped}`,
+			hint: 'Empty: identical rows are one row, also across executions. Map an ID column to tell rows apart',
+		};
+	}
+	return {
+		description: `What tells rows apart within ${scope.within} (for the same credential): the same key in another one is another row. ${empty} With a key, such as the row’s employee ID, two ${scope.apart} with the same fields are two rows and a corrected row counts as the one already sent. ${mapped}`,
+		hint: `Counts within ${scope.within}. Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell ${scope.apart} apart`,
+	};
+}
+
+/**
  * The node's fields for an operation that creates something at the service: whether a row sent by
  * an earlier execution is skipped, what identifies a row, and the ways to resolve a row in doubt.
  */
 export function duplicateProtectionFields(
 	show: IDisplayOptions['show'],
 	idName: string,
+	keyScope?: KeyScope,
 ): INodeProperties[] {
 	const { skipSent, sendAgain, recordAsSent } = DUPLICATE_MODES;
 	const inModes = (...modes: DuplicateMode[]) => ({
@@ -74,9 +102,7 @@ export function duplicateProtectionFields(
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. {{ $json.employeeId }}',
-			description:
-				'What makes a row the same row (for the same credential). Empty: every field the row sends, after normalisation (document URLs aside), so rows with identical fields are one row, in one input (an error) and across executions (sent once). With a key, such as the row’s employee ID, two people with the same fields are two rows and a corrected row counts as the one already sent; include everything that makes two rows different (e.g. employee ID and check).',
-			hint: 'Empty: identical rows are one row, also across executions. Map an ID column (e.g. employee ID) to tell people apart',
+			...keyTexts(keyScope),
 			displayOptions: inModes(skipSent, sendAgain, recordAsSent),
 		},
 		{

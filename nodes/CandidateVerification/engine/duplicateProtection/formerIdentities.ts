@@ -5,13 +5,21 @@ import { rowIdentity } from './identity';
 /**
  * Former identities: the identities earlier versions of this package gave a row. A node whose record
  * may hold rows recorded under one also looks each row up under it, in the same store calls as the
- * row's own (record.ts: its SENT and LOOKED_UP, before the rows' own SENT), until that identity's
- * end condition is met. Adding one is adding an entry to FORMER_IDENTITIES.
+ * row's own (record.ts), until that identity's end condition is met. Adding one is adding an entry
+ * to FORMER_IDENTITIES. Two kinds:
+ * - `sameRow`: one former value per row, and one row per former value. A row sent under it counts as
+ *   this row (accepted before). Its lookups leave their values (SENT and LOOKED_UP) and end per row.
+ * - `keyOnly`: the Duplicate Key alone, before 0.5.0 put the operation's scope (the form, the
+ *   transaction and check…) in a keyed row's identity. One former value stands for the rows of every
+ *   scope with that key, so a hit cannot say which one was sent: the row is held in doubt, every run,
+ *   until a person records it (Record Rows as Sent) or sends it again. Its lookups leave no value.
  *
  * When each can go:
  * - 0.3.x (the host instead of the credential, the request as sent): once every node saved with
  *   0.3.x has ended its second phase, i.e. when the package stops supporting upgrades from 0.3.x
  *   (docs/duplicate-protection.md, "Rows recorded by 0.3.x").
+ * - 0.3.x and 0.4.x keyed (the key without the scope): once every node that recorded keyed rows
+ *   before 0.5.0 has ended its phase, i.e. when the package stops supporting upgrades from 0.4.x.
  */
 
 /** What a row's identities are computed from: the account and operation that sent it, and the row. */
@@ -28,7 +36,13 @@ export interface RowFacts {
 	/** What the operation counts as the row (its `identity`), else the request. */
 	row: unknown;
 	duplicateKey?: string;
+	/** What the key counts within (the operation's `scope`); undefined where it has none. */
+	scope?: unknown;
 }
+
+/** A keyed row of an operation with a scope: before 0.5.0 its key alone was its identity. */
+const keyedInScope = ({ duplicateKey, scope }: RowFacts) =>
+	duplicateKey !== undefined && scope !== undefined;
 
 /**
  * The end condition of a former identity, in two phases, each ending once n8n has trimmed the mark
@@ -41,8 +55,8 @@ export interface RowFacts {
  * During both, History Size counts two more values a row.
  */
 export interface PhaseMarks {
-	/** The marks of phase 1 and phase 2. */
-	marks: readonly [string, string];
+	/** The marks of the phases, in order (`sameRow`: two; `keyOnly`: one, its lookups leave no value). */
+	marks: readonly string[];
 	/** Per node ID, in the workflow's static data: the phases ended, and whether the current mark was seen. */
 	stateKey: string;
 }
@@ -50,6 +64,8 @@ export interface PhaseMarks {
 export interface FormerIdentity {
 	/** The versions that gave it. */
 	name: string;
+	/** What a row found under it is (see the header). */
+	kind: 'sameRow' | 'keyOnly';
 	/** Whether a node of this type version may hold rows recorded under it. */
 	mayHoldRows(typeVersion: number): boolean;
 	/** A row's value under it (a hash, as `rowIdentity` makes), or undefined where the row has none. */
@@ -61,14 +77,42 @@ export interface FormerIdentity {
 export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 	{
 		name: '0.3.x',
+		kind: 'sameRow',
 		// Version 1 is the only version 0.3.x had.
 		mayHoldRows: (typeVersion) => typeVersion < 2,
-		identityOf: ({ environment, baseUrl, method, path, request, duplicateKey }) =>
-			rowIdentity([environment, baseUrl, method, path], request, duplicateKey),
+		identityOf: (row) => {
+			if (keyedInScope(row)) return undefined;
+			const { environment, baseUrl, method, path, request, duplicateKey } = row;
+			return rowIdentity([environment, baseUrl, method, path], request, duplicateKey);
+		},
 		ends: {
 			marks: ['m:0.3.x-rows-are-older', 'm:0.3.x-lookups-are-older'],
 			stateKey: 'candidateVerificationFormerRows',
 		},
+	},
+	{
+		name: '0.3.x keyed',
+		kind: 'keyOnly',
+		mayHoldRows: (typeVersion) => typeVersion < 2,
+		identityOf: (row) =>
+			keyedInScope(row)
+				? rowIdentity([row.environment, row.baseUrl, row.method, row.path], null, row.duplicateKey)
+				: undefined,
+		ends: { marks: ['m:0.3.x-keyed-rows-are-older'], stateKey: 'candidateVerificationFormerKeysOfLegacyRows' },
+	},
+	{
+		name: '0.4.x keyed',
+		kind: 'keyOnly',
+		mayHoldRows: () => true,
+		identityOf: (row) =>
+			keyedInScope(row)
+				? rowIdentity(
+						[row.environment, row.credentialId, row.method, row.path],
+						null,
+						row.duplicateKey,
+					)
+				: undefined,
+		ends: { marks: ['m:0.4.x-keyed-rows-are-older'], stateKey: 'candidateVerificationFormerKeys' },
 	},
 ];
 
@@ -86,8 +130,11 @@ export class FormerLookups {
 	/** Per entry of the list: this run's phase (0 and 1: the phases; 2: ended). */
 	private readonly phases: number[];
 
-	/** Per row: its values under the former identities still looked up, in the list's order. */
+	/** Per row: its values under the `sameRow` former identities still looked up, in the list's order. */
 	private readonly formerOf = new Map<string, string[]>();
+
+	/** Per keyed row: its values under the `keyOnly` former identities looked up. */
+	private readonly keyedOf = new Map<string, string[]>();
 
 	constructor(
 		private readonly section: StaticSection,
@@ -106,36 +153,63 @@ export class FormerLookups {
 			.filter((index) => this.phases[index] < this.identities[index].ends.marks.length);
 	}
 
-	/** Values n8n's store keeps per row beyond its own: each lookup's, while they may be in the record. */
+	/** Values n8n's store keeps per row beyond its own: each `sameRow` lookup's, while they may be in the record. */
 	get extraValuesPerRow(): number {
-		return VALUES_PER_LOOKUP * this.inPhases().length;
+		const sameRow = this.inPhases().filter((index) => this.identities[index].kind === 'sameRow');
+		return VALUES_PER_LOOKUP * sameRow.length;
+	}
+
+	/** A row of this run has values under a `keyOnly` former identity: their marks go with its claims. */
+	private keyedRows = false;
+
+	/**
+	 * The entries whose marks this run's claims carry: `sameRow` ones in their phases, and `keyOnly`
+	 * ones once a keyed row is looked up (a run without one leaves the record as 0.4.0 did).
+	 */
+	private carried(): number[] {
+		return this.inPhases().filter(
+			(index) => this.identities[index].kind === 'sameRow' || this.keyedRows,
+		);
 	}
 
 	/** The marks that may be in the record (they never push a row out). */
 	get marksKept(): number {
-		return this.inPhases().reduce(
-			(sum, index) => sum + this.identities[index].ends.marks.length,
-			0,
-		);
+		return this.inPhases()
+			.filter((index) => this.carried().includes(index) || this.state(index).markSeen)
+			.reduce((sum, index) => sum + this.identities[index].ends.marks.length, 0);
 	}
 
 	/** The marks a claim records: each phase's own. */
 	marks(): string[] {
-		return this.inPhases().map((index) => this.identities[index].ends.marks[this.phases[index]]);
+		return this.carried().map((index) => this.identities[index].ends.marks[this.phases[index]]);
 	}
 
 	/** Notes a row's values under the former identities whose rows are looked up. */
 	note(identity: string, facts: RowFacts): void {
-		const values = this.identities
-			.filter((_former, index) => this.phases[index] === 0)
-			.map((former) => former.identityOf(facts))
-			.filter((value): value is string => value !== undefined);
-		if (values.length > 0) this.formerOf.set(identity, values);
+		const valuesOf = (kind: FormerIdentity['kind']) =>
+			this.identities
+				.filter((former, index) => former.kind === kind && this.phases[index] === 0)
+				.map((former) => former.identityOf(facts))
+				.filter((value): value is string => value !== undefined);
+		for (const [kind, map] of [
+			['sameRow', this.formerOf],
+			['keyOnly', this.keyedOf],
+		] as const) {
+			const values = valuesOf(kind);
+			if (values.length === 0) continue;
+			map.set(identity, values);
+			if (kind === 'keyOnly') this.keyedRows = true;
+		}
 	}
 
-	/** A row's values under the former identities it is still looked up under. */
+	/** A row's values under the `sameRow` former identities it is still looked up under. */
 	of(identity: string): string[] {
 		return this.formerOf.get(identity) ?? [];
+	}
+
+	/** A keyed row's values under the `keyOnly` former identities (its key before 0.5.0). */
+	keyedBefore(identity: string): string[] {
+		return this.keyedOf.get(identity) ?? [];
 	}
 
 	/**
@@ -148,7 +222,7 @@ export class FormerLookups {
 		lookedUpNow: (value: string) => boolean,
 		markAdded: (mark: string) => boolean,
 	) {
-		for (const index of this.inPhases()) {
+		for (const index of this.carried()) {
 			this.learnPhase(index, markAdded(this.identities[index].ends.marks[this.phases[index]]));
 		}
 		for (const identity of rows) {

@@ -173,8 +173,9 @@ export class ProtectionGate implements SendGate {
 		const { body, qs, pathParameters } = prepared!;
 		const request = { body, qs, pathParameters };
 		const row = this.operation.identity?.(prepared!) ?? request;
-		const identity = rowIdentity(this.identityBase, row, duplicateKey);
-		this.record.former.note(identity, { ...this.account, request, row, duplicateKey });
+		const scope = this.operation.scope?.(prepared!);
+		const identity = rowIdentity(this.identityBase, row, duplicateKey, scope);
+		this.record.former.note(identity, { ...this.account, request, row, duplicateKey, scope });
 		return identity;
 	}
 
@@ -359,7 +360,11 @@ export class ProtectionGate implements SendGate {
 	private async resolveDoubt(identity: string): Promise<boolean> {
 		let doubt = this.doubts.get(identity);
 		if (!doubt) {
-			const waits = this.waitMs > 0 && !lostInProcess.has(this.processKey(identity));
+			// A key found before 0.5.0: nothing is on its way for this row, a person tells.
+			const waits =
+				this.waitMs > 0 &&
+				!lostInProcess.has(this.processKey(identity)) &&
+				!this.record.keyedBefore(identity);
 			doubt = new Promise<boolean>((resolve) => {
 				if (!waits) return resolve(false);
 				this.waitedFor.add(identity);
@@ -505,6 +510,19 @@ export class ProtectionGate implements SendGate {
 
 	/** A row in doubt (sent by an earlier execution that got no answer). */
 	private inDoubtError(itemIndex: number): NodeOperationError {
+		const keyedBefore = this.record.keyedBefore(this.identities.get(itemIndex)!);
+		if (keyedBefore) {
+			const text = say.keyedBefore({
+				label: this.operation.label,
+				itemIndex,
+				key: this.ledger.checked[itemIndex].duplicateKey!,
+				field: this.operation.acceptedIdField!,
+				keptId: keyedBefore.id,
+				where: this.whereToCheck([itemIndex]),
+				stops: !this.ledger.continueOnFail,
+			});
+			return this.error(text, itemIndex);
+		}
 		const waited = this.waitedFor.has(this.identities.get(itemIndex)!);
 		const text = say.heldInDoubt({
 			label: this.operation.label,

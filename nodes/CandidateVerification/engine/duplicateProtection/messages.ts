@@ -20,6 +20,10 @@ export function itemList(indexes: number[]): string {
 const NOTHING_SENT_UNTIL_STORE_ANSWERS =
 	'Nothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.';
 
+/** Under On Error → Stop, after a row in doubt: how to send the others. */
+const CONTINUE_FOR_OTHER_ROWS =
+	'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.';
+
 // The settings (protection.ts)
 
 export function historySizeInvalid(value: string): string {
@@ -192,12 +196,41 @@ export function heldInDoubt(facts: {
 		`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${whenSafe}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
 	];
 	if (stops) {
-		lines.push(
-			'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.',
-		);
+		lines.push(CONTINUE_FOR_OTHER_ROWS);
 	}
 	return {
 		message: `Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
+		description: lines.join('\n'),
+	};
+}
+
+/** The last step of every way to resolve a row: the tools act once, the node goes back to skipping. */
+export const SWITCH_BACK = `Then set Duplicate Protection back to ${MODE_NAMES.skipSent}.`;
+
+/**
+ * A row whose Duplicate Key found a row recorded before 0.5.0, when a key counted across forms and
+ * checks: the service may have this row, or another form's or check's row with that key.
+ */
+export function keyedBefore(facts: {
+	label: string;
+	itemIndex: number;
+	key: string;
+	field: string;
+	keptId?: string;
+	where: string;
+	stops: boolean;
+}): ErrorText {
+	const { label, itemIndex, key, field, keptId, where, stops } = facts;
+	const kept = keptId === undefined ? '' : ` (the node kept ${field} ${keptId} for that key)`;
+	const lines = [
+		`${label}: before 0.5.0 a Duplicate Key counted across forms and checks, and a row with the key "${key}" was sent then${kept}, for this form or check or another one. ${where}.`,
+		`If the service has this row: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ${field} the service gave it (the one written back from that run). If that ${field} is another form's or check's: run only this row with Duplicate Protection → ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}`,
+	];
+	if (stops) {
+		lines.push(CONTINUE_FOR_OTHER_ROWS);
+	}
+	return {
+		message: `Item ${itemIndex} was keyed before 0.5.0: a row with its Duplicate Key was sent then, maybe for another form or check`,
 		description: lines.join('\n'),
 	};
 }

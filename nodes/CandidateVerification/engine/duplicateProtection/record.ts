@@ -124,7 +124,7 @@ export class SentRecord {
 	 * One checkProcessedAndRecord on the node's record. Only calls that record rows trim it to History
 	 * Size: a probe (whose new values are removed at once) must never push real rows out.
 	 */
-	private async record(values: string[], keepsRows = false, claimed: string[] = []) {
+	private async record(values: string[], keepsRows = false, claimed: string[] = [], passing = 0) {
 		this.roundTrips += 1;
 		if (!keepsRows) {
 			return await this.store.checkProcessedAndRecord(values, RECORD_SCOPE, PROBE_OPTIONS);
@@ -133,7 +133,8 @@ export class SentRecord {
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
 		// The run's own tripwire values (removed at its settle) and the marks never push a row out.
 		const marks = this.former.marksKept;
-		const own = this.writes.length + Number(write !== undefined) + marks;
+		// `passing`: values this run removes again at once (lookups under a key before 0.5.0).
+		const own = this.writes.length + Number(write !== undefined) + marks + passing;
 		const result = await this.store.checkProcessedAndRecord(
 			[...values, ...[check, write].filter((value) => value !== undefined)],
 			RECORD_SCOPE,
@@ -207,19 +208,30 @@ export class SentRecord {
 						.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
 				);
 			}
-			return await this.claimLocked(unique, accepted);
+			// Send These Rows Again: a person chose to send the row, whatever its key found before 0.5.0.
+			return await this.claimLocked(unique, accepted, !forgetFirst);
 		}, true);
 	}
 
-	private async claimLocked(unique: string[], accepted: AcceptedRow[]) {
+	private async claimLocked(unique: string[], accepted: AcceptedRow[], keyedLookups = true) {
 		// A former row is looked up in the same call: its SENT, older than the row's own (trimmed first).
 		const former = unique.flatMap((identity) => this.former.of(identity));
+		const keyed = keyedLookups
+			? [...new Set(unique.flatMap((identity) => this.former.keyedBefore(identity)))]
+			: [];
+		const keyedValues = keyed.flatMap((each) => [SENT + each, ACCEPTED + each]);
 		const values = [
 			...former.flatMap((each) => [SENT + each, LOOKED_UP + each]),
 			...this.former.marks(),
 			...unique.map((identity) => SENT + identity),
+			...keyedValues,
 		];
-		const claimed = await this.record([...values, ...acceptedValues(accepted)], true, unique);
+		const claimed = await this.record(
+			[...values, ...acceptedValues(accepted)],
+			true,
+			unique,
+			keyedValues.length,
+		);
 		const added = new Set(claimed.new.map(String));
 		// Looked up before (LOOKED_UP was there): the former identity counts no more for the row.
 		this.former.claimed(
@@ -230,12 +242,49 @@ export class SentRecord {
 		const fresh = new Set(
 			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
-		const before = unique.filter((identity) => !fresh.has(identity));
+		// A new row whose key found a row before 0.5.0 (of this scope or another): in doubt, and its own
+		// SENT goes with the lookup's values (nothing is sent for it).
+		const foundUnderKey = (value: string) =>
+			!added.has(SENT + value) || !added.has(ACCEPTED + value);
+		for (const identity of fresh) {
+			const found = this.former.keyedBefore(identity).filter(foundUnderKey);
+			if (found.length === 0 || !keyedLookups) continue;
+			fresh.delete(identity);
+			this.keyedHits.set(identity, found);
+		}
+		const keyedHitNow = unique.filter(
+			(identity) => this.keyedHits.has(identity) && added.has(SENT + identity),
+		);
+		await this.remove([
+			...keyedValues.filter((value) => added.has(value)),
+			...keyedHitNow.map((identity) => SENT + identity),
+		]);
+		const before = unique.filter(
+			(identity) => !fresh.has(identity) && !this.keyedHits.has(identity),
+		);
 		const acceptedBefore = await this.acceptedAmong(before);
 		const states = new Map(unique.map((identity): [string, RowState] => [identity, 'inDoubt']));
 		for (const identity of fresh) states.set(identity, 'new');
 		for (const identity of acceptedBefore) states.set(identity, 'accepted');
 		return states;
+	}
+
+	/**
+	 * Rows held in doubt because their Duplicate Key found a row recorded before 0.5.0 (the key alone,
+	 * whatever the form or check): the value found under it.
+	 */
+	private readonly keyedHits = new Map<string, string[]>();
+
+	/** Whether a row in doubt is one its key found before 0.5.0, and the ID the node kept for that key. */
+	keyedBefore(identity: string): { id?: string } | undefined {
+		const found = this.keyedHits.get(identity);
+		if (found === undefined) return undefined;
+		const id = found
+			.map((value) => this.keptIds()?.[value] ?? this.legacyKeptIds()?.[value])
+			.filter(Array.isArray)
+			.map((saved) => saved[1])
+			.find((saved) => ![undefined, null, ''].includes(saved));
+		return id === undefined ? {} : { id: String(id) };
 	}
 
 	/** Of rows in doubt waited for, those accepted since. */
@@ -273,7 +322,9 @@ export class SentRecord {
 		return await this.underLock(async () => {
 			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
-			if (toRecord.length > 0) await this.record(acceptedValues(toRecord), true);
+			// SENT too: a row held in doubt by its key before 0.5.0 had its SENT taken back by the claim.
+			const sent = toRecord.map(({ identity }) => SENT + identity);
+			if (toRecord.length > 0) await this.record([...sent, ...acceptedValues(toRecord)], true);
 			await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
 			this.keepIds(toRecord);
 			return states;
