@@ -7,6 +7,7 @@ import type {
 	INodeParameters,
 	IRun,
 	ITaskData,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -62,6 +63,8 @@ export interface RunOptions {
 	 * tests written before version 2 use; new nodes are created on version 2.
 	 */
 	typeVersion?: number;
+	/** n8n's execution mode (default `manual`: started in the editor). */
+	mode?: WorkflowExecuteMode;
 	/** The ID of the n8n credential the node uses ('cred-1' when not given). */
 	credentialId?: string;
 }
@@ -125,7 +128,8 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 	});
 
 	const executionId = options.executionId ?? `exec-${++executions}`;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	const mode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: 'wf-test',
 		name: 'test',
 		nodes,
@@ -141,7 +145,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		hooks,
 		executionId,
 	} as never);
-	const execution = new WorkflowExecute(additionalData, 'manual');
+	const execution = new WorkflowExecute(additionalData, mode);
 	const run = await execution.run({ workflow, startNode: workflow.getNode('Items')! });
 
 	const task = run.data.resultData.runData[NODE_NAME]?.[0];

@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { baseUrlFromCredentials } from '../../shared/transport';
 import { checkAllItems, problemsError } from './checkItems';
-import { DUPLICATE_MODES, DuplicateProtection } from './duplicateProtection';
+import { DUPLICATE_MODES, DuplicateProtection, OneOffRefused } from './duplicateProtection';
 import type { OperationDefinition } from './operation';
-import { Sender } from './sender';
+import { errorOutputOf, Sender } from './sender';
 import { readRunSettings } from './runSettings';
 import { RunLedger } from './runLedger';
 
@@ -34,15 +34,24 @@ export async function runOperation(
 	const continueOnFail = this.continueOnFail();
 	const settings = readRunSettings(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const protection = operation.protectedFromDuplicates
-		? DuplicateProtection.open(
-				this,
-				operation,
-				settings,
-				credentials,
-				baseUrlFromCredentials(credentials),
-			)
-		: undefined;
+	let protection: DuplicateProtection | undefined;
+	try {
+		protection = operation.protectedFromDuplicates
+			? DuplicateProtection.open(
+					this,
+					operation,
+					settings,
+					credentials,
+					baseUrlFromCredentials(credentials),
+				)
+			: undefined;
+	} catch (caught) {
+		// A one-off tool left selected: under Continue each item says so (n8n would pass them through).
+		if (!(caught instanceof OneOffRefused) || !continueOnFail) throw caught;
+		const node = this.getNode();
+		const { description } = caught;
+		return [items.flatMap((_item, index) => errorOutputOf(node, caught, index, { description }))];
+	}
 	const passedThrough = await protection?.runModeWithoutRows(items);
 	if (passedThrough) return passedThrough;
 	const checked = await checkAllItems(this, operation, items, credentials, protection?.mode);

@@ -44,6 +44,23 @@ function withItemIndex<T extends NodeError>(error: T, itemIndex: number): T {
 }
 
 /**
+ * An item's output under On Error → Continue: its error (with the error output, n8n routes an item
+ * whose JSON holds only `error` there, so the description goes into it).
+ */
+export function errorOutputOf(
+	node: INode,
+	error: NodeError,
+	itemIndex: number,
+	extra: IDataObject = {},
+): INodeExecutionData[] {
+	const json =
+		node.onError === 'continueErrorOutput'
+			? { error: [error.message, extra.description].filter(Boolean).join('\n') }
+			: { error: error.message, ...extra };
+	return [{ json, pairedItem: { item: itemIndex } }];
+}
+
+/**
  * The sending half of one run: requests, retries, what was accepted and what failed, written in the
  * run's ledger. A gate (duplicate protection), when there is one, decides before each row leaves.
  */
@@ -122,11 +139,7 @@ export class Sender {
 	 * in `error`, and the other fields (inDoubt) stay on the regular output's items.
 	 */
 	errorOutput(error: NodeError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
-		const json =
-			this.node.onError === 'continueErrorOutput'
-				? { error: [error.message, extra.description].filter(Boolean).join('\n') }
-				: { error: error.message, ...extra };
-		return [{ json, pairedItem: { item: itemIndex } }];
+		return errorOutputOf(this.node, error, itemIndex, extra);
 	}
 
 	/** Sends the items batch by batch, at most `concurrency` at once, until done or stopped. */

@@ -6,6 +6,7 @@ export const ID_FOUND = 'idFoundAtService';
 export const DUPLICATE_OPTIONS = 'duplicateProtectionOptions';
 export const IN_DOUBT_WAIT = 'inDoubtWaitSeconds';
 export const HISTORY_SIZE = 'historySize';
+export const ANY_EXECUTION = 'actInAnyExecution';
 
 export const DEFAULT_IN_DOUBT_WAIT_SECONDS = 30;
 export const DEFAULT_HISTORY_ROWS = 100_000;
@@ -19,6 +20,24 @@ export const DUPLICATE_MODES = {
 	off: 'off',
 } as const;
 export type DuplicateMode = (typeof DUPLICATE_MODES)[keyof typeof DUPLICATE_MODES];
+
+/**
+ * The modes that resolve rows once (send them again, record them, clear the record, release the
+ * lock): they act only in an execution a person started in the editor, unless Act in Any Execution.
+ */
+export const ONE_OFF_MODES: readonly DuplicateMode[] = [
+	DUPLICATE_MODES.sendAgain,
+	DUPLICATE_MODES.recordAsSent,
+	DUPLICATE_MODES.forgetAll,
+	DUPLICATE_MODES.releaseLock,
+];
+
+/** The execution mode of a run a person started in the editor (n8n's WorkflowExecuteMode). */
+export const EDITOR_EXECUTION_MODE = 'manual';
+
+/** The editor's notice while a one-off mode is selected (its first sentence; the node adds how to switch back). */
+export const ONE_OFF_NOTICE =
+	'A one-off tool: it acts in an execution you start here in the editor, with only the rows to resolve; other executions stop at this node before sending or recording anything.';
 
 export const MODE_NAMES: Record<DuplicateMode, string> = {
 	skipSent: 'Skip Rows Sent Before',
@@ -81,6 +100,11 @@ export function duplicateProtectionFields(
 			'Only when an error says the lock is stuck and no execution of this workflow is running (Executions list, Status → Running): releases it; nothing is sent',
 		off: 'Send every row and record nothing',
 	};
+	// The one-off tools say where they act and how to switch back.
+	for (const mode of ONE_OFF_MODES) {
+		descriptions[mode] =
+			`${descriptions[mode].replace(/\.?$/, '.')} One-off: acts in an execution started in the editor; then set Duplicate Protection back to ${MODE_NAMES.skipSent}.`;
+	}
 	return [
 		{
 			displayName: 'Duplicate Protection',
@@ -95,6 +119,22 @@ export function duplicateProtectionFields(
 			description:
 				'Each row this node sends is recorded (as a hash, in n8n’s database), so no later execution creates it twice: not a Retry from the Executions list, not the same sheet run again, not two executions at once on queue-mode workers, not a stopped or crashed run’s rows run again',
 			displayOptions: { show },
+		},
+		{
+			displayName: `${ONE_OFF_NOTICE} Then set Duplicate Protection back to ${MODE_NAMES.skipSent}.`,
+			name: 'oneOffNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: inModes(...ONE_OFF_MODES),
+		},
+		{
+			displayName: 'Act in Any Execution',
+			name: ANY_EXECUTION,
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether this mode also acts in executions nobody started in the editor (a trigger, a webhook, a schedule, a retry, a sub-workflow). Risk: left selected, every such execution sends its rows again (Send These Rows Again), records rows as sent without sending them (Record Rows as Sent), or clears the record (Forget All).',
+			displayOptions: inModes(...ONE_OFF_MODES),
 		},
 		{
 			displayName: 'Duplicate Key',

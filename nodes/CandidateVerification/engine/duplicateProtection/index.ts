@@ -1,3 +1,3 @@
 export * from './fields';
-export { DuplicateProtection } from './protection';
+export { DuplicateProtection, OneOffRefused } from './protection';
 export { PROTECTION_LOG_MESSAGE, ProtectionGate } from './gate';

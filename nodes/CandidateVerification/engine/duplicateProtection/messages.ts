@@ -20,6 +20,9 @@ export function itemList(indexes: number[]): string {
 const NOTHING_SENT_UNTIL_STORE_ANSWERS =
 	'Nothing was sent to the Candidate Verification Service. Run again once n8n’s database answers.';
 
+/** The last step of every way to resolve a row: the tools act once, the node goes back to skipping. */
+export const SWITCH_BACK = `Then set Duplicate Protection back to ${MODE_NAMES.skipSent}.`;
+
 /** Under On Error → Stop, after a row in doubt: how to send the others. */
 const CONTINUE_FOR_OTHER_ROWS =
 	'Set Settings → On Error to Continue to send the other rows and get the rows in doubt on the error output.';
@@ -45,6 +48,19 @@ export function modesDiffer(modeName: string, differing: number[]): ErrorText {
 		description:
 			'Nothing was sent or recorded: a run of this node treats every row one way. Give every item the same Duplicate Protection, e.g. split the input (If node) into two Candidate Verification nodes.',
 	};
+}
+
+/** A one-off mode (`modeName`) in an execution nobody started in the editor (`executionMode`). */
+export function oneOffOutsideEditor(modeName: string, executionMode: string): ErrorText {
+	return {
+		message: `Duplicate Protection → ${modeName} acts only in an execution started in the editor; this one is a "${executionMode}" execution`,
+		description: `Nothing was sent or recorded. ${modeName} is a one-off tool: open the workflow, run this node in the editor with only the rows to resolve, then set Duplicate Protection back to ${MODE_NAMES.skipSent} and save, so production executions send new rows again.`,
+	};
+}
+
+/** The execution hint of a run whose one-off mode came from an expression. */
+export function oneOffFromExpression(modeName: string): string {
+	return `Duplicate Protection's expression gave ${modeName}, a one-off tool. Once the rows are resolved, set Duplicate Protection back to ${MODE_NAMES.skipSent}.`;
 }
 
 export const NO_STORE: ErrorText = {
@@ -98,7 +114,7 @@ export function storeStopped(facts: {
 			.map(({ itemIndex, id }) => `item ${itemIndex}: ${id ?? 'accepted (no ID in the answer)'}`)
 			.join(', ');
 		lines.push(
-			`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input.`,
+			`Accepted by the service but not recorded as accepted (a later run holds them in doubt): ${list}. Run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent}, each with its ID, or leave them out of the input. ${SWITCH_BACK}`,
 		);
 	} else {
 		lines.push('The rows the service accepted in this run are recorded: a later run skips them.');
@@ -123,7 +139,7 @@ export function writeLost(facts: {
 }): ErrorText {
 	const { items, whereToCheck: where, whenSafe, notSent } = facts;
 	const lines = [
-		`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${where}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${whenSafe}, with ${MODE_NAMES.sendAgain}.` : 'No row was recorded as sent in that write.'}`,
+		`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${where}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${whenSafe}, with ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}` : 'No row was recorded as sent in that write.'}`,
 		'n8n’s deduplication store did not keep duplicate protection’s lock (it rests on store behaviour n8n does not promise: see docs/store-contract.md); report it with your n8n version, and run one execution of this workflow at a time until then.',
 	];
 	if (notSent.length > 0) lines.push(`Not sent: ${itemList(notSent)}.`);
@@ -140,7 +156,7 @@ export function writeLost(facts: {
 export function oneIdForTwoRows(field: string, shared: number[]): ErrorText {
 	return {
 		message: `${MODE_NAMES.recordAsSent}: items ${shared.join(', ')} give one ${field} to different rows`,
-		description: `Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it.`,
+		description: `Nothing was recorded or sent. One ${field} belongs to one candidate: run only the rows to resolve (the rows named in doubt, or created outside n8n), each with the ${field} the service gave it. ${SWITCH_BACK}`,
 	};
 }
 
@@ -193,7 +209,7 @@ export function heldInDoubt(facts: {
 		waitedSeconds === undefined ? '' : `; no answer came in the ${waitedSeconds} s waited for it`;
 	const lines = [
 		`${label}: the earlier request left n8n without an answer recorded${waited} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${where}.`,
-		`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${whenSafe}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}.`,
+		`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${whenSafe}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}`,
 	];
 	if (stops) {
 		lines.push(CONTINUE_FOR_OTHER_ROWS);
@@ -203,9 +219,6 @@ export function heldInDoubt(facts: {
 		description: lines.join('\n'),
 	};
 }
-
-/** The last step of every way to resolve a row: the tools act once, the node goes back to skipping. */
-export const SWITCH_BACK = `Then set Duplicate Protection back to ${MODE_NAMES.skipSent}.`;
 
 /**
  * A row whose Duplicate Key found a row recorded before 0.5.0, when a key counted across forms and
@@ -237,7 +250,7 @@ export function keyedBefore(facts: {
 
 /** The advice on a row whose answer this run lost: duplicate protection holds it in doubt. */
 export function lostAnswerAdvice(where: string, whenSafe: string): string {
-	return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${where}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${whenSafe}, run only this row with ${MODE_NAMES.sendAgain}.`;
+	return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${where}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${whenSafe}, run only this row with ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}`;
 }
 
 // The lock (lock.ts)
@@ -258,7 +271,7 @@ export function lockFailed(
 	const [message, description] = {
 		stuck: [
 			`Duplicate protection’s lock on this workflow’s record is stuck: one execution has held it for ${seconds(timing.stuckMs)}`,
-			`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once with Duplicate Protection → ${MODE_NAMES.releaseLock}, then run again.`,
+			`Nothing was sent. A hold lasts about a second at most, so the n8n process holding it most likely stopped (a killed worker, a crash, a restart) or n8n’s database stalled. Check ${RUNNING_CHECK}: once no execution of this workflow is running there, run this node once in the editor with Duplicate Protection → ${MODE_NAMES.releaseLock}, set it back to ${MODE_NAMES.skipSent}, then run again.`,
 		],
 		busy: [
 			`Duplicate protection’s lock on this workflow’s record stayed busy for ${seconds(timing.busyMs)}`,

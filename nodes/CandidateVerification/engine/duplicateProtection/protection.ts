@@ -19,9 +19,12 @@ import {
 	DUPLICATE_MODES,
 	DUPLICATE_OPTIONS,
 	DUPLICATE_PROTECTION,
+	ANY_EXECUTION,
+	EDITOR_EXECUTION_MODE,
 	HISTORY_SIZE,
 	IN_DOUBT_WAIT,
 	MODE_NAMES,
+	ONE_OFF_MODES,
 	type DuplicateMode,
 } from './fields';
 import {
@@ -33,6 +36,9 @@ import {
 } from './gate';
 import * as say from './messages';
 import { SentRecord } from './record';
+
+/** A one-off mode in an execution nobody started in the editor: nothing is sent or recorded. */
+export class OneOffRefused extends NodeOperationError {}
 
 /**
  * Duplicate protection as the node's settings read and checked before anything else (its mode, its
@@ -123,6 +129,7 @@ export class DuplicateProtection {
 				description,
 			});
 		}
+		DuplicateProtection.checkOneOff(context, mode);
 		if (mode === DUPLICATE_MODES.off) return undefined;
 		const store = context.helpers as DeduplicationHelperFunctions;
 		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
@@ -130,6 +137,24 @@ export class DuplicateProtection {
 			throw new NodeOperationError(context.getNode(), message, { description });
 		}
 		return new DuplicateProtection(context, operation, settings, store, mode, credentials, baseUrl);
+	}
+
+	/**
+	 * A one-off mode acts only where a person chose it: in an execution started in the editor, or
+	 * anywhere with Act in Any Execution. Elsewhere the run stops before sending or recording anything.
+	 */
+	private static checkOneOff(context: IExecuteFunctions, mode: DuplicateMode): void {
+		if (!ONE_OFF_MODES.includes(mode)) return;
+		const executionMode = context.getMode();
+		const anyExecution = context.getNodeParameter(ANY_EXECUTION, 0, false) === true;
+		if (executionMode !== EDITOR_EXECUTION_MODE && !anyExecution) {
+			const { message, description } = say.oneOffOutsideEditor(MODE_NAMES[mode], executionMode);
+			throw new OneOffRefused(context.getNode(), message, { description });
+		}
+		if (String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')) {
+			const message = say.oneOffFromExpression(MODE_NAMES[mode]);
+			context.addExecutionHints?.({ message, type: 'warning', location: 'outputPane' });
+		}
 	}
 
 	/** Forget All, Release Stuck Lock: the node's items pass through. */
