@@ -304,7 +304,7 @@ async function duplicateProtectionChecks() {
 			return `"${next.data.resultData.error.message}"`;
 		});
 
-		await check('duplicate protection Off sends the row again; after Forget All Rows Sent Before it is sent again too', async () => {
+		await check('duplicate protection Off sends the row again; Forget All Rows Sent Before left selected in a production execution stops before clearing anything; with Act in Any Execution it clears, and the row is sent again', async () => {
 			const names = [`Forget ${tag}`];
 			await postRows(rowsNamed(names));
 			assert.deepEqual(await candidatesNamed(names), [1]);
@@ -313,7 +313,13 @@ async function duplicateProtectionChecks() {
 			assert.deepEqual(await candidatesNamed(names), [2]);
 			const skipped = await postRows(rowsNamed(names));
 			assert.equal(createdOutput(skipped)[0].alreadySent, true);
-			const forget = await postRows(rowsNamed(names), { protection: 'forgetAll' });
+			// A one-off tool in a webhook execution: the node stops, the record is as it was.
+			const refused = await postRows(rowsNamed(names), { protection: 'forgetAll' });
+			assert.equal(refused.status, 'error');
+			assert.match(refused.data.resultData.error.message, /^Duplicate Protection → Forget All Rows Sent Before acts only in an execution started in the editor; this one is a "webhook" execution$/);
+			const stillSkipped = await postRows(rowsNamed(names));
+			assert.equal(createdOutput(stillSkipped)[0].alreadySent, true);
+			const forget = await postRows(rowsNamed(names), { protection: 'forgetAll', anyExecution: true });
 			assert.equal(forget.status, 'success');
 			assert.deepEqual(createdOutput(forget), rowsNamed(names));
 			assert.deepEqual(await candidatesNamed(names), [2]);
