@@ -416,7 +416,7 @@ describe('Instant KYC: rejections (code -1, code 1, or a 4xx message with no cod
 			[
 				'- "pan" must be a valid PAN',
 				'(HTTP 200, code -1)',
-				'Correct "PAN" in item 0 and run again.',
+				'Correct "PAN" in item 0, then run only that item again.',
 			].join('\n'),
 		);
 		expectNoKey(result);
@@ -473,7 +473,7 @@ describe('Instant KYC: rejections (code -1, code 1, or a 4xx message with no cod
 				[
 					`- ${message}`,
 					`(HTTP ${status}, no code)`,
-					`Correct ${field} in item 0 and run again.`,
+					`Correct ${field} in item 0, then run only that item again.`,
 				].join('\n'),
 			);
 			expectNoKey(result);
@@ -490,7 +490,7 @@ describe('Instant KYC: rejections (code -1, code 1, or a 4xx message with no cod
 			'Verify a bank account was rejected by the Candidate Verification Service: Source temporarily unavailable (the service named no field; item 0 sent "Account Number", "IFSC")',
 		);
 		expect(result.error?.description).toContain(
-			'Check "Account Number", "IFSC" in item 0 and run again.',
+			'Check "Account Number", "IFSC" in item 0, then run only that item again.',
 		);
 	});
 
@@ -702,7 +702,7 @@ describe('Instant KYC: billed per call, so never tried again once the request ma
 		expect(requests).toHaveLength(2);
 	});
 
-	it('a run stopped at a lost answer says that Retry On Fail would call the answered items again (billed again)', async () => {
+	it('a run stopped at a lost answer names the items not sent and how to send only them', async () => {
 		const { scope, requests } = mockService();
 		scope.post(`${V}/pan`).reply(200, success({ status: 'VALID' }));
 		const original = transport.sendWithCredential;

@@ -12,6 +12,8 @@ interface AcceptedItem {
 interface FailedRun {
 	expires: number;
 	items: Map<number, AcceptedItem>;
+	/** Items whose call may have reached the service without a clear answer (billed calls). */
+	lost: Set<number>;
 }
 
 const failedRuns = new Map<string, FailedRun>();
@@ -25,7 +27,8 @@ function forget(now: number): void {
 
 /**
  * What the service accepted in an earlier try of this node's run, so n8n's Retry On Fail never
- * sends an accepted item again (a second candidate, a second charge). n8n runs every try of one
+ * sends an accepted item again (a second candidate, a second charge), nor calls again a billed call
+ * whose answer was lost (it may have been billed). n8n runs every try of one
  * node run in the same process, with the same execution ID, node and run index; the memory is
  * kept only after a failed try, for a bounded time, and dropped when a try succeeds.
  */
@@ -57,11 +60,19 @@ export class AcceptedMemory {
 		return failedRuns.get(this.key)?.items.get(itemIndex)?.output;
 	}
 
-	/** After a failed try: keep what was accepted for the next one. */
-	keep(accepted: Map<number, AcceptedItem>): void {
-		if (!this.key || accepted.size === 0) return;
+	/** Whether an earlier try's call for this item got no clear answer (it may have been billed). */
+	lostBefore(itemIndex: number): boolean {
+		if (!this.key) return false;
+		forget(Date.now());
+		return failedRuns.get(this.key)?.lost.has(itemIndex) === true;
+	}
+
+	/** After a failed try: keep what was accepted (and the billed calls without an answer) for the next one. */
+	keep(accepted: Map<number, AcceptedItem>, lost: number[] = []): void {
+		if (!this.key || (accepted.size === 0 && lost.length === 0)) return;
 		failedRuns.delete(this.key);
-		failedRuns.set(this.key, { expires: Date.now() + KEPT_FOR_MS, items: accepted });
+		const expires = Date.now() + KEPT_FOR_MS;
+		failedRuns.set(this.key, { expires, items: accepted, lost: new Set(lost) });
 		forget(Date.now());
 	}
 

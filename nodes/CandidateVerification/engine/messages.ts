@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 /**
  * The texts users read that the sender composes when a run stops: pure functions from the facts
  * (item indexes, IDs, what the operation is, whether answers were lost) to strings. The sender
@@ -18,6 +20,30 @@ function itemList(indexes: number[]): string {
 export function acceptedBeforeStop(accepted: Array<[itemIndex: number, id: unknown]>): string {
 	const list = accepted.map(([index, id]) => `item ${index}: ${String(id)}`);
 	return `Already accepted by the service (not lost, do not send them again): ${list.join(', ')}`;
+}
+
+/** Answered items a stopped run lists in full; the rest by index. */
+export const ANSWERS_LISTED = 20;
+
+/**
+ * The items a billed call answered in a stopped run, with what a flow branches on (the operation's
+ * `summary`): in full up to ANSWERS_LISTED, then by index.
+ */
+export function answeredBeforeStop(answered: Array<[itemIndex: number, summary: IDataObject]>): string {
+	const listed = answered
+		.slice(0, ANSWERS_LISTED)
+		.map(([index, summary]) => `item ${index}: ${JSON.stringify(summary)}`);
+	const more = answered.slice(ANSWERS_LISTED).map(([index]) => index);
+	const rest = more.length > 0 ? `; also answered: ${itemList(more)}` : '';
+	return `Already answered by the service and billed (do not call them again): ${listed.join(', ')}${rest}`;
+}
+
+/** A billed call an earlier try of this execution sent without a clear answer: not called again. */
+export function lostInEarlierTry(label: string, itemIndex: number): { message: string; description: string } {
+	return {
+		message: `Item ${itemIndex} got no clear answer in an earlier try of this execution: not called again`,
+		description: `${label}: the service may have answered, and billed, that call. n8n's Retry On Fail does not call it again in this execution. Check the result at the service (its dashboard) before calling it in a new execution.`,
+	};
 }
 
 /** The items of a stopped run whose answer was lost. */
@@ -54,7 +80,7 @@ const NEW_EXECUTION =
 export function howToSendTheRest(facts: RestFacts): string {
 	const { creates, billedPerCall, skipsRowsSent, answersLost, heldInDoubt, accepted } = facts;
 	if (billedPerCall && !creates) {
-		return `Settings → Retry On Fail sends them and the failed items, and calls again (billed again) the items already answered${answersLost ? ': check the items without an answer at the service first' : ''}.`;
+		return `Run only these items and the rejected ones once corrected, never the answered ones. Settings → Retry On Fail does the same within this execution (it calls no answered item again, nor one without a clear answer${answersLost ? ': check those at the service' : ''}). For batches, set Settings → On Error to Continue (using error output): each rejection goes to the error output and every answer comes out.`;
 	}
 	if (!creates) return 'Settings → Retry On Fail sends them, and the failed items.';
 	if (skipsRowsSent) {

@@ -126,10 +126,16 @@ export interface OperationDefinition {
 	/**
 	 * Each call is billed by the provider (an instant check, whose answer is the result): as for a
 	 * create, a request that may have reached the service (a timeout, a reset, a 502 or 504) is not
-	 * tried again. Nothing is recorded across executions (no record could give the answer back): a
-	 * re-run calls, and is billed, again.
+	 * tried again, and n8n's Retry On Fail does not call again, within the execution, an item answered
+	 * or without a clear answer (AcceptedMemory). Nothing is recorded across executions (no record could
+	 * give the answer back): a new execution calls, and is billed, again.
 	 */
 	billedPerCall?: true;
+	/**
+	 * For a billed call: what a flow branches on in one answer (e.g. valid, reason, the name returned),
+	 * listed per answered item when a run stops, so no answer bought is lost with it.
+	 */
+	summary?(json: IDataObject): IDataObject;
 	/**
 	 * Answers besides the service's envelope with a failure code after which the service certainly did
 	 * not act (e.g. Instant KYC's 4xx `{ message }` with no code): a failure, not an answer in doubt.

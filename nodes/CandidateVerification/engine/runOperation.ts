@@ -73,11 +73,7 @@ export async function runOperation(
 			outputs[itemIndex] = sender.errorOutput(problemsError(this, itemProblems, false), itemIndex);
 			return;
 		}
-		const remembered = sender.memory.outputOf(itemIndex);
-		if (remembered) {
-			outputs[itemIndex] = remembered;
-			ledger.accepted.set(itemIndex, { output: remembered });
-		} else toSend.push(itemIndex);
+		if (!sender.fromEarlierTry(itemIndex)) toSend.push(itemIndex);
 	});
 
 	if (gate?.mode === DUPLICATE_MODES.recordAsSent) {
@@ -102,14 +98,14 @@ export async function runOperation(
 		);
 		const error = gate.storeError(notSent);
 		if (!continueOnFail) {
-			sender.memory.keep(ledger.accepted);
+			sender.keepForNextTry();
 			throw error;
 		}
 		const { description } = error;
 		for (const index of notSent) outputs[index] = sender.errorOutput(error, index, { description });
 	}
 	if (ledger.failures.size > 0 && !continueOnFail) {
-		sender.memory.keep(ledger.accepted);
+		sender.keepForNextTry();
 		const notSent = toSend.filter((index) => !gate?.skipped.has(index));
 		throw sender.stopError(notSent);
 	}

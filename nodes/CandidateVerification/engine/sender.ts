@@ -258,7 +258,10 @@ export class Sender {
 					pairedItem: { item: itemIndex },
 				}));
 			}
-			if (this.acceptedIdOf(output) !== undefined) this.ledger.accepted.set(itemIndex, { output });
+			// A billed answer is kept like an accepted create: n8n's next try reuses it, never calls again.
+			if (this.acceptedIdOf(output) !== undefined || operation.billedPerCall) {
+				this.ledger.accepted.set(itemIndex, { output });
+			}
 			return output;
 		} catch (caught) {
 			const error =
@@ -311,6 +314,35 @@ export class Sender {
 	}
 
 	/**
+	 * An item an earlier try of this node's run settled (n8n's Retry On Fail): its accepted output
+	 * again, or, for a billed call that got no clear answer then, a failure without calling it again.
+	 * False when the item is to be sent.
+	 */
+	fromEarlierTry(itemIndex: number): boolean {
+		const { ledger } = this;
+		const remembered = this.memory.outputOf(itemIndex);
+		if (remembered) {
+			ledger.outputs[itemIndex] = remembered;
+			ledger.accepted.set(itemIndex, { output: remembered });
+			return true;
+		}
+		if (!this.operation.billedPerCall || !this.memory.lostBefore(itemIndex)) return false;
+		const { message, description } = say.lostInEarlierTry(this.operation.label, itemIndex);
+		const error = new NodeOperationError(this.node, message, { itemIndex, description });
+		ledger.failures.set(itemIndex, { error, answerLost: true });
+		ledger.outputs[itemIndex] = this.errorOutput(error, itemIndex, { inDoubt: true, description });
+		return true;
+	}
+
+	/** Before a stopped run throws: what n8n's next try must not send (or call) again. */
+	keepForNextTry(): void {
+		const lost = this.operation.billedPerCall
+			? [...this.ledger.failures].filter(([, { answerLost }]) => answerLost).map(([index]) => index)
+			: [];
+		this.memory.keep(this.ledger.accepted, lost);
+	}
+
+	/**
 	 * The error a run stops with: the first failed item's, with what the service accepted (not
 	 * lost, not to be sent again), what may have reached it, and what was never sent.
 	 */
@@ -318,11 +350,21 @@ export class Sender {
 		const [firstIndex] = [...this.ledger.failures.keys()].sort((a, b) => a - b);
 		const { error } = this.ledger.failures.get(firstIndex)!;
 		const lines = [String(error.description ?? '')];
-		if (this.creates && this.ledger.accepted.size > 0) {
-			const accepted = [...this.ledger.accepted.entries()]
-				.sort(([a], [b]) => a - b)
-				.map(([index, { output }]): [number, unknown] => [index, this.acceptedIdOf(output)]);
-			lines.push(say.acceptedBeforeStop(accepted));
+		const accepted = [...this.ledger.accepted.entries()].sort(([a], [b]) => a - b);
+		if (this.creates && accepted.length > 0) {
+			lines.push(
+				say.acceptedBeforeStop(
+					accepted.map(([index, { output }]): [number, unknown] => [index, this.acceptedIdOf(output)]),
+				),
+			);
+		}
+		const { summary } = this.operation;
+		if (summary && accepted.length > 0) {
+			lines.push(
+				say.answeredBeforeStop(
+					accepted.map(([index, { output }]) => [index, summary(output[0]?.json ?? {})]),
+				),
+			);
 		}
 		const lost = [...this.ledger.failures.entries()].filter(([, failure]) => failure.answerLost);
 		if (lost.length > 0) lines.push(say.noClearAnswer(lost.map(([index]) => index)));

@@ -107,7 +107,7 @@ export const description: INodeProperties[] = [
 		default: 'verifyPan',
 	},
 	{
-		displayName: `Each call is billed by the provider and answers at once; a re-run calls (and bills) again. A negative result is an output with valid = false and the reason, not an error: branch on it with an If node. The field valid is ${VALID_MEANING}.`,
+		displayName: `Each call is billed by the provider and answers at once; a new execution calls (and bills) again, n8n's Retry On Fail does not. A negative result is an output with valid = false and the reason, not an error: branch on it with an If node. The field valid is ${VALID_MEANING}. For batches, set Settings → On Error to Continue (using error output): a rejected item goes to the error output and every answer comes out.`,
 		name: 'instantKycNotice',
 		type: 'notice',
 		default: '',

@@ -198,10 +198,13 @@ function explainRejection(
 	const lines = [String(error.description ?? '')];
 	if (named.length > 0) {
 		error.message = `${error.message} (${quoted(named)} of item ${itemIndex})`;
-		lines.push(`Correct ${quoted(named)} in item ${itemIndex} and run again.`);
+		lines.push(`Correct ${quoted(named)} in item ${itemIndex}, then run only that item again.`);
 	} else {
 		error.message = `${error.message} (the service named no field; item ${itemIndex} sent ${quoted(sent)})`;
-		lines.push(spec.rejectionHint ?? `Check ${quoted(sent)} in item ${itemIndex} and run again.`);
+		lines.push(
+			spec.rejectionHint ??
+				`Check ${quoted(sent)} in item ${itemIndex}, then run only that item again.`,
+		);
 	}
 	error.description = lines.filter(Boolean).join('\n');
 	return error;
@@ -254,8 +257,18 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 			requestOptions: {},
 		},
 		billedPerCall: true,
+		summary: kycSummary,
 		refused: refusedWithoutCode,
 	};
+}
+
+/** The fields that carry the name an Instant KYC answer returns (PAN, bank account and UPI, GST). */
+const NAME_FIELDS = ['fullName', 'nameAtBank', 'legalName', 'name'];
+
+/** What a flow branches on in one answer: `valid`, `reason` and the name returned, if any. */
+export function kycSummary(json: IDataObject): IDataObject {
+	const name = NAME_FIELDS.map((field) => json[field]).find((value) => typeof value === 'string');
+	return { valid: json.valid, reason: json.reason ?? null, ...(name ? { name } : {}) };
 }
 
 /** A check of one identifier: its editor field and its operation. */
