@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { baseUrlFromCredentials } from '../../shared/transport';
@@ -47,7 +47,7 @@ export async function runOperation(
 			: undefined;
 	} catch (caught) {
 		// A one-off tool left selected: under Continue each item says so (n8n would pass them through).
-		if (!(caught instanceof OneOffRefused) || !continueOnFail) throw caught;
+		if (!(caught instanceof OneOffRefused) || !continueOnFail) throw caught as NodeOperationError;
 		const node = this.getNode();
 		const { description } = caught;
 		return [items.flatMap((_item, index) => errorOutputOf(node, caught, index, { description }))];
