@@ -63,6 +63,8 @@ export interface RunOptions {
 	 * tests written before version 2 use; new nodes are created on version 2.
 	 */
 	typeVersion?: number;
+	/** The node's ID (n8n keys its deduplication record by it): another ID is another node. */
+	nodeId?: string;
 	/** n8n's execution mode (default `manual`: started in the editor). */
 	mode?: WorkflowExecuteMode;
 	/** The ID of the n8n credential the node uses ('cred-1' when not given). */
@@ -97,7 +99,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			parameters: { items: JSON.stringify(options.items ?? [{}]) },
 		},
 		{
-			id: '00000000-0000-4000-8000-000000000002',
+			id: options.nodeId ?? '00000000-0000-4000-8000-000000000002',
 			name: NODE_NAME,
 			type: options.nodeType ?? ACTION_NODE_TYPE,
 			typeVersion: options.typeVersion ?? 1,

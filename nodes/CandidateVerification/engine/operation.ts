@@ -100,6 +100,12 @@ export interface OperationDefinition {
 	 * execution, and an answer that may have been lost (timeout, reset) is not retried.
 	 */
 	acceptedIdField?: string;
+	/**
+	 * The accepted ID is one the item gives (Submit's and Resolve's transaction ID), not one the
+	 * service makes: several rows share it by design (the checks of one candidate), so Record Rows as
+	 * Sent takes one ID on several rows.
+	 */
+	idFromInput?: true;
 	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
 	protectedFromDuplicates?: true;
 	/** What makes two rows the same row at the service (duplicate protection); default: the request. */

@@ -138,10 +138,15 @@ export const description: INodeProperties[] = [
 		],
 	},
 	organisationIdField(OPERATION, 'verification'),
-	...duplicateProtectionFields(SHOW, 'Transaction ID', {
-		within: 'one check’s questions (its transaction, check and insufficiency IDs)',
-		apart: 'answers',
-	}),
+	...duplicateProtectionFields(
+		SHOW,
+		'Transaction ID',
+		{
+			within: 'one check’s questions (its transaction, check and insufficiency IDs)',
+			apart: 'answers',
+		},
+		true,
+	),
 ];
 
 /** The entries of a fixedCollection list, each field read (expressions resolved) and required. */
@@ -216,6 +221,7 @@ export const operation: OperationDefinition = {
 	// The service answers without data (as for a submission): what the next node chains on.
 	output: (_data, sent) => ({ ...sent.echo, resolved: true }),
 	acceptedIdField: 'transactionId',
+	idFromInput: true,
 	protectedFromDuplicates: true,
 	// The request without its document URLs (each upload gives a new one).
 	identity: ({ body }) => withoutDocumentUrls(body),

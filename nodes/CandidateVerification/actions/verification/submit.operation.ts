@@ -26,6 +26,7 @@ export const description = [
 		{ resource: ['verification'], operation: ['submit'] },
 		'Transaction ID',
 		{ within: 'one transaction’s check', apart: 'submissions' },
+		true,
 	),
 ];
 
@@ -249,6 +250,7 @@ export const operation: OperationDefinition = {
 	// The service answers without data: give the next node what it needs to chain on.
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
 	acceptedIdField: 'transactionId',
+	idFromInput: true,
 	protectedFromDuplicates: true,
 	// The transaction, the check as sent (by its form-list name) and its data without document URLs.
 	identity: ({ body = {} }) => ({

@@ -83,6 +83,8 @@ export function duplicateProtectionFields(
 	show: IDisplayOptions['show'],
 	idName: string,
 	keyScope?: KeyScope,
+	/** The ID is the item's own (Submit's transaction): several rows share it by design. */
+	idSharedByRows = false,
 ): INodeProperties[] {
 	const { skipSent, sendAgain, recordAsSent } = DUPLICATE_MODES;
 	const inModes = (...modes: DuplicateMode[]) => ({
@@ -93,7 +95,7 @@ export function duplicateProtectionFields(
 			'A row this node sent in an earlier execution is not sent again: its output item says alreadySent',
 		sendAgain:
 			'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input; a row in doubt only once no execution that sent it is still running (Executions list) and at least Timeout × (Retries + 1) + 60 s have passed since it ended.',
-		recordAsSent: `Send nothing. A row in doubt, or never sent (created outside n8n), is recorded as accepted with its own ${idName} found at the service, so later runs skip it and output that ID; a row accepted before keeps its ID. One ID on several rows: nothing is recorded.`,
+		recordAsSent: `Send nothing. A row in doubt, or never sent (created outside n8n), is recorded as accepted with its own ${idName} found at the service, so later runs skip it and output that ID; a row accepted before keeps its ID. ${idSharedByRows ? `Rows of one transaction share its ${idName}.` : 'One ID on several rows: nothing is recorded.'}`,
 		forgetAll:
 			'Clear everything this node recorded; nothing is sent and the input items pass through',
 		releaseLock:

@@ -197,7 +197,9 @@ export class ProtectionGate implements SendGate {
 			return { identity, id };
 		});
 		const field = this.operation.acceptedIdField!;
-		const shared = valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
+		const shared = this.operation.idFromInput
+			? []
+			: valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
 		if (shared.length > 0) {
 			throw this.error(say.oneIdForTwoRows(field, shared), shared[0]);
 		}
