@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { RefusalExplanation, ServiceEnvelope } from '../../shared/transport/errors';
+import type { SeenAt } from './duplicateProtection/messages';
 import type { ItemInput } from './itemInput';
 
 /** What the all-items check prepared for one valid item. */
@@ -106,6 +107,8 @@ export interface OperationDefinition {
 	 * Sent takes one ID on several rows.
 	 */
 	idFromInput?: true;
+	/** Where a person sees whether the service has a row, by its transaction ID (texts in doubt). */
+	seenAt?: SeenAt;
 	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
 	protectedFromDuplicates?: true;
 	/** What makes two rows the same row at the service (duplicate protection); default: the request. */

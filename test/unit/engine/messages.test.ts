@@ -29,9 +29,21 @@ describe('Duplicate protection’s texts, as the end-to-end scripts read them', 
 		expect(isInDoubt({ error: 'Add a candidate to a form failed' })).toBe(false);
 	});
 
-	it('where to check: the transaction IDs when every row has one, else the dashboard', () => {
-		expect(say.whereToCheck(['TXN-1', 'TXN-2'])).toContain('TXN-1, TXN-2');
-		expect(say.whereToCheck(['TXN-1', ''])).toBe(say.whereToCheck([undefined]));
+	it('where to check: the transaction IDs when every row has one, else the dashboard; a resolution in Get Check Status', () => {
+		expect(say.whereToCheck(['TXN-1', 'TXN-2'], 'transactionStatus')).toMatch(
+			/^Transaction → Get Status for TXN-1, TXN-2 /,
+		);
+		expect(say.whereToCheck(['TXN-1'], 'checkStatus')).toMatch(
+			/^Transaction → Get Check Status for TXN-1 shows whether the check still waits for this answer/,
+		);
+		expect(say.whereToCheck(['TXN-1', ''], 'transactionStatus')).toBe(
+			say.whereToCheck([undefined]),
+		);
+		expect(say.whereToCheck(['TXN-1'])).toBe(say.whereToCheck([undefined]));
+	});
+
+	it('when a row in doubt is safe: also once a queue-mode worker that ran it is restarted or gone (a paused one may still send it)', () => {
+		expect(whenSafe).toContain('the worker that ran it was restarted or is gone');
 	});
 
 	it('when a row in doubt is safe to send again: its tries, their timeouts and a minute', () => {

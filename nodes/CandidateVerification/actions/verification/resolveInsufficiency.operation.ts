@@ -222,6 +222,7 @@ export const operation: OperationDefinition = {
 	output: (_data, sent) => ({ ...sent.echo, resolved: true }),
 	acceptedIdField: 'transactionId',
 	idFromInput: true,
+	seenAt: 'checkStatus',
 	protectedFromDuplicates: true,
 	// The request without its document URLs (each upload gives a new one).
 	identity: ({ body }) => withoutDocumentUrls(body),

@@ -251,6 +251,7 @@ export const operation: OperationDefinition = {
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
 	acceptedIdField: 'transactionId',
 	idFromInput: true,
+	seenAt: 'transactionStatus',
 	protectedFromDuplicates: true,
 	// The transaction, the check as sent (by its form-list name) and its data without document URLs.
 	identity: ({ body = {} }) => ({

@@ -494,7 +494,8 @@ export class ProtectionGate implements SendGate {
 			sentAt: earlier?.sentAt ?? null,
 			...extra,
 		};
-		if (earlier?.id === undefined) {
+		// An ID the item gave (Submit's transaction) is known whatever this process kept.
+		if (earlier?.id === undefined && !operation.idFromInput) {
 			delete json[field];
 			json.idKnown = false;
 			json.note = say.idNotKnownNote(field);
@@ -507,6 +508,7 @@ export class ProtectionGate implements SendGate {
 		const { checked } = this.ledger;
 		return say.whereToCheck(
 			itemIndexes.map((index) => checked[index].prepared!.body?.transactionId),
+			this.operation.seenAt,
 		);
 	}
 

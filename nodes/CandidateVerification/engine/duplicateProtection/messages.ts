@@ -175,12 +175,21 @@ export function idNotKnownNote(field: string): string {
 	return `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
 }
 
-/** Where the user can see whether the service has the rows, given their transaction IDs. */
-export function whereToCheck(transactionIds: unknown[]): string {
+/** Where an operation's rows show at the service, by their transaction ID (OperationDefinition.seenAt). */
+export type SeenAt = 'transactionStatus' | 'checkStatus';
+
+/**
+ * Where the user can see whether the service has the rows, given their transaction IDs: a
+ * submission in Transaction → Get Status, a resolution in Get Check Status (the check's state).
+ */
+export function whereToCheck(transactionIds: unknown[], seenAt?: SeenAt): string {
 	const known = transactionIds.filter((id) => typeof id === 'string' && id !== '');
-	return known.length === transactionIds.length
-		? `Transaction → Get Status for ${known.join(', ')} shows whether the check was submitted`
-		: 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+	if (!seenAt || known.length !== transactionIds.length) {
+		return 'The service’s dashboard lists what it holds (the API cannot list or search them)';
+	}
+	return seenAt === 'checkStatus'
+		? `Transaction → Get Check Status for ${known.join(', ')} shows whether the check still waits for this answer (state INSUFFICIENT_DATA) or moved on`
+		: `Transaction → Get Status for ${known.join(', ')} shows whether the check was submitted`;
 }
 
 /**
@@ -189,7 +198,7 @@ export function whereToCheck(transactionIds: unknown[]): string {
  */
 export function whenSafeToSendAgain(timeout: number, retries: number): string {
 	const seconds = Math.ceil((timeout * (retries + 1)) / 1000) + 60;
-	return `once no execution that sent it is still running (Executions list) and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
+	return `once no execution that sent it is still running (Executions list), the worker that ran it was restarted or is gone (queue mode: a paused worker may still send it), and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
 }
 
 /**
