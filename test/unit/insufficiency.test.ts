@@ -217,9 +217,10 @@ describe('Verification → Resolve Insufficiency (from the provider public docum
 describe('Transaction → Get Check Status: verificationId and insufficiencies', () => {
 	enableMockedNetwork();
 
-	const read = (credentials = TEST_CREDENTIALS) =>
+	const read = (credentials = TEST_CREDENTIALS, typeVersion = 1) =>
 		runActionNode({
 			credentials,
+			typeVersion,
 			parameters: {
 				resource: 'transaction',
 				operation: 'getCheckStatus',
@@ -254,7 +255,7 @@ describe('Transaction → Get Check Status: verificationId and insufficiencies',
 		]);
 	});
 
-	it('the public double-wrapped answer: one item per check of that name; [] and null when absent', async () => {
+	it('the public double-wrapped answer, version 2: one item per check of that name; [] and null when absent', async () => {
 		const first = {
 			name: 'bgv-degree',
 			state: 'INSUFFICIENT_DATA',
@@ -268,9 +269,16 @@ describe('Transaction → Get Check Status: verificationId and insufficiencies',
 		scope
 			.get('/verification/api/1.0/transactions/bgv-degree/info')
 			.query(true)
+			.reply(200, success({ data: [first, second] }))
+			.get('/verification/api/1.0/transactions/bgv-degree/info')
+			.query(true)
 			.reply(200, success({ data: [first, second] }));
 
-		const result = await read();
+		// Version 1 keeps 0.3.1's output: the answer's data as sent ($json.data[0].state still reads it).
+		const v1 = await read(TEST_CREDENTIALS, 1);
+		expect(outputJson(v1)).toEqual([{ data: [first, second] }]);
+
+		const result = await read(TEST_CREDENTIALS, 2);
 
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		expect(outputJson(result)).toEqual([

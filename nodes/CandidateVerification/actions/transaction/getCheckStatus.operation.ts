@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IN8nHttpFullResponse,
 	INode,
@@ -102,10 +103,21 @@ async function readCheckStatus(
 			throw refusal;
 		}
 	}
-	return checkStatusOutput(envelope.data ?? {}).map((json) => ({
+	return checkStatusItems(envelope.data ?? {}, node.typeVersion).map((json) => ({
 		json,
 		pairedItem: { item: call.itemIndex },
 	}));
+}
+
+/**
+ * The output items of one answer. Version 2: one per check (checkStatusOutput). Version 1 keeps
+ * 0.3.1's output, the answer's data as sent, so saved expressions such as `$json.data[0].state`
+ * still read it: a list answer stays one item; a single check gains reportUrl, verificationId and
+ * insufficiencies beside its own fields.
+ */
+export function checkStatusItems(data: IDataObject, typeVersion: number): IDataObject[] {
+	const isList = Array.isArray(data.data);
+	return typeVersion < 2 && isList ? [data] : checkStatusOutput(data);
 }
 
 export const operation: OperationDefinition = {
