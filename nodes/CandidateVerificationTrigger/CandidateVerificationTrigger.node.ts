@@ -11,6 +11,7 @@ import { isAuthentic } from './helpers/authentication';
 import { isRegistered, register, unregister } from './helpers/lifecycle';
 import {
 	applyChecksFilter,
+	PASS_UNPLACED,
 	EVENT_OPTIONS,
 	passesEventsAndStates,
 	type NotificationFilters,
@@ -79,7 +80,7 @@ export class CandidateVerificationTrigger implements INodeType {
 				default: [],
 				options: [...NOTIFICATION_CHECK_OPTIONS],
 				description:
-					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. When the verificationId is a check’s ID rather than its name, the trigger reads the transaction and its checks’ status (Organisation ID of the credential) to find the check, adds checkName, and passes an event it cannot place with checkUnknown: true. Other events are answered with 200 (as accepted ones) and start nothing.',
+					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. When the verificationId is a check’s ID rather than its name, the trigger reads the transaction and its checks’ status (Organisation ID of the credential) to find the check and adds checkName; an event it cannot place starts nothing (logged), unless Options → Pass Unplaced Events. Other events are answered with 200 (as accepted ones) and start nothing.',
 			},
 			{
 				displayName: 'New States',
@@ -123,6 +124,14 @@ export class CandidateVerificationTrigger implements INodeType {
 							'Whether to add the request headers to the output, without the secret headers (x-api-key, x-webhook-key) and without authorization or cookie headers',
 					},
 					{
+						displayName: 'Pass Unplaced Events',
+						name: PASS_UNPLACED,
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether an event the Checks filter cannot place (its verificationId is a check’s ID the trigger could not find among the transaction’s checks) starts the workflow, with checkUnknown: true and checkUnknownReason. Off: it starts nothing and a warning is logged, as a trigger saved before 0.4.0 did.',
+					},
+					{
 						displayName: 'Test Webhook Configuration ID',
 						name: 'testWebhookConfigurationId',
 						type: 'string',
@@ -157,6 +166,7 @@ export class CandidateVerificationTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as {
 			includeHeaders?: boolean;
 			addTransactionDetails?: boolean;
+			[PASS_UNPLACED]?: boolean;
 		};
 		const notification = await notificationItem.call(this, options.includeHeaders === true);
 		const filters: NotificationFilters = {
@@ -167,7 +177,12 @@ export class CandidateVerificationTrigger implements INodeType {
 		// Answered 200 like an accepted one: filtering is the user's choice, not a failure to report to
 		// the service (whose delivery retry policy is not published).
 		if (!passesEventsAndStates(notification, filters)) return FILTERED;
-		const { item, transaction } = await applyChecksFilter.call(this, notification, filters.checks);
+		const { item, transaction } = await applyChecksFilter.call(
+			this,
+			notification,
+			filters.checks,
+			options[PASS_UNPLACED] === true,
+		);
 		if (item === undefined) return FILTERED;
 		const json = options.addTransactionDetails
 			? await addTransactionDetails.call(this, item, transaction)

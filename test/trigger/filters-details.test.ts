@@ -412,11 +412,25 @@ describe('filter: Checks by name or by check ID', () => {
 		expect(delivery.items[0].checkName).toBe('bgv-cibil');
 	});
 
-	test('an ID no check has: passed through with checkUnknown and the reason, every check read once', async () => {
+	test('an ID no check has: dropped by default (as a trigger saved before 0.4.0), every check read once', async () => {
+		serviceWithChecks();
+		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
+
+		const delivery = await trigger.deliver(
+			post(insufficiency('insufficiency-raised', 'f00000000000000000000009')),
+		);
+
+		expect(delivery.items).toEqual([]);
+	});
+
+	test('an ID no check has, with Pass Unplaced Events: passed through with checkUnknown and the reason, every check read once', async () => {
 		const reads = serviceWithChecks({
 			'bgv-cibil': [200, { code: -1, message: 'Temporarily unavailable' }],
 		});
-		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
+		const { trigger, post } = await activeTrigger({
+			checks: ['bgv-degree'],
+			options: { passUnplacedEvents: true },
+		});
 		const raised = insufficiency('insufficiency-raised', 'f00000000000000000000009');
 
 		const delivery = await trigger.deliver(post(raised));
@@ -433,10 +447,10 @@ describe('filter: Checks by name or by check ID', () => {
 		]);
 	});
 
-	test('without an Organisation ID in the credential: passed through with checkUnknown, nothing read', async () => {
+	test('without an Organisation ID in the credential, with Pass Unplaced Events: passed through with checkUnknown, nothing read', async () => {
 		const reads = serviceWithChecks();
 		const { trigger, post } = await activeTrigger(
-			{ checks: ['bgv-degree'] },
+			{ checks: ['bgv-degree'], options: { passUnplacedEvents: true } },
 			{ ...TEST_CREDENTIALS, orgId: '' },
 		);
 

@@ -151,15 +151,25 @@ export async function resolveCheckName(
 	};
 }
 
+/** The log line of an event the Checks filter could not place and dropped. */
+export function unplacedEventLog(notification: IDataObject, reason?: string): string {
+	return `Candidate Verification Trigger: an event of transaction ${String(notification.transactionId)} (verificationId ${String(notification.verificationId)}) started nothing: ${reason ?? 'its check is unknown'}. Options → Pass Unplaced Events lets such events start the workflow.`;
+}
+
+/** The trigger's option that lets an event the Checks filter cannot place start the workflow. */
+export const PASS_UNPLACED = 'passUnplacedEvents';
+
 /**
- * The Checks filter: the item to emit (with checkName when the check was looked up, or
- * checkUnknown and checkUnknownReason when it could not be placed), or no item when the event is
- * filtered out. An event is never lost silently for a check the trigger cannot place.
+ * The Checks filter: the item to emit (with checkName when the check was looked up), or no item
+ * when the event is filtered out. An event the trigger cannot place is dropped with a warning in
+ * n8n's log, as before 0.4.0, unless `passUnplaced` (then emitted with checkUnknown and
+ * checkUnknownReason).
  */
 export async function applyChecksFilter(
 	this: IWebhookFunctions,
 	notification: IDataObject,
 	checks: string[],
+	passUnplaced = false,
 ): Promise<{ item?: IDataObject; transaction?: IDataObject }> {
 	const verdict = checksVerdict(notification, checks);
 	if (verdict !== 'resolve') return { item: verdict === 'pass' ? notification : undefined };
@@ -169,6 +179,10 @@ export async function applyChecksFilter(
 		checks,
 	);
 	if (checkName === undefined) {
+		if (!passUnplaced) {
+			this.logger.warn(unplacedEventLog(notification, reason));
+			return {};
+		}
 		return {
 			item: { ...notification, checkUnknown: true, checkUnknownReason: reason },
 			transaction,
