@@ -1128,7 +1128,7 @@ async function checks() {
 		});
 	}
 
-	await full('example "insufficiency loop": raised → What Is Missing → collected → uploaded → Resolve Insufficiency sends the answer and the document; the check is in progress again and "resolved" is notified; the notification delivered again sends nothing', async () => {
+	await full('example "insufficiency loop": raised → What Is Missing → collected → uploaded → Resolve Insufficiency sends the answer and the document; the check is in progress again and "resolved" is notified; the notification delivered again sends nothing; the same question raised again is asked again and its new upload sent', async () => {
 		await activateWorkflow(INSUFFICIENCY_WORKFLOW);
 		// Against the provider's current pages (the sandbox's `current` mode), as the other examples run.
 		await sandbox('POST', '/__sandbox/pages', { pages: 'current' });
@@ -1206,7 +1206,26 @@ async function checks() {
 			assert.throws(() => nodeRun(again[0], 'Collect From Candidate'), /did not run/);
 			const resolvedAgain = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === `${V}/bgv/insufficiency`);
 			assert.equal(resolvedAgain.length, 1, 'the answers were sent again');
-			return `execution ${execution.id}, subType ${raised.verificationId}; delivered again: execution ${again[0].id} ended at Still Missing?`;
+
+			// The same question raised again once answered (its row was removed by Mark Answered): the
+			// candidate is asked again and the new upload is sent (Resolve's identity keeps the document URL).
+			const { insufficiencyId } = raised.insufficiencyData[0];
+			await sandbox('POST', '/__sandbox/insufficiency', { transactionId: txn, verificationName: 'bgv-tenth', insufficiencies: [{ label, type: 'text', insufficiencyId }] });
+			const third = await waitFor(
+				async () => (await n8n.executions(INSUFFICIENCY_WORKFLOW)).filter((e) => e.id !== execution.id && e.id !== again[0].id && e.status !== 'running' && e.status !== 'new'),
+				(list) => list.length > 0,
+				'the execution of the question raised again',
+				30_000,
+			);
+			const thirdError = third[0].data.resultData.error;
+			assert.equal(third[0].status, 'success', thirdError && `${thirdError.node && thirdError.node.name}: ${thirdError.message}`);
+			assert.ok(nodeRun(third[0], 'Mark Asked'));
+			const resolvedTwice = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === `${V}/bgv/insufficiency`);
+			assert.equal(resolvedTwice.length, 2, 'the question raised again was not answered');
+			const urls = resolvedTwice.map((r) => r.body.dataToUpload.documents[0].document.url);
+			assert.notEqual(urls[1], urls[0]);
+			assert.equal(resolvedTwice[1].body.dataToUpload.insufficiencyDataList[0].insufficiencyId, insufficiencyId);
+			return `execution ${execution.id}, subType ${raised.verificationId}; delivered again: execution ${again[0].id} ended at Still Missing?; raised again: execution ${third[0].id} sent a new upload`;
 		} finally {
 			await sandbox('POST', '/__sandbox/pages', { pages: 'contract' });
 			await n8n.api('POST', `/workflows/${INSUFFICIENCY_WORKFLOW}/deactivate`).catch(() => {});

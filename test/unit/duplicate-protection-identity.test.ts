@@ -228,11 +228,11 @@ describe('Verification → Submit’s identity: the transaction, the check by it
 	});
 });
 
-describe('Verification → Resolve Insufficiency’s identity: the request without document URLs', () => {
-	it('a re-run with a new upload URL: 0 sent, alreadySent', async () => {
+describe('Verification → Resolve Insufficiency’s identity: the request as sent, document URLs included', () => {
+	it('a new upload (a question raised again) is sent; the same upload again (a Retry, a re-run) is alreadySent', async () => {
 		const store = new DeduplicationStore();
 		const { scope, requests } = mockService();
-		scope.post(`${V}/bgv/insufficiency`).times(2).reply(200, success());
+		scope.post(`${V}/bgv/insufficiency`).times(3).reply(200, success());
 		const resolve = (url: string): INodeParameters => ({
 			resource: 'verification',
 			operation: 'resolveInsufficiency',
@@ -246,12 +246,19 @@ describe('Verification → Resolve Insufficiency’s identity: the request witho
 			parameters: resolve('https://files.example/1.pdf'),
 			deduplicationStore: store,
 		});
+		const newUpload = await runActionNode({
+			parameters: resolve('https://files.example/2.pdf'),
+			deduplicationStore: store,
+		});
 		const again = await runActionNode({
 			parameters: resolve('https://files.example/2.pdf'),
 			deduplicationStore: store,
 		});
 
-		expect(requests).toHaveLength(1);
+		expect(requests).toHaveLength(2);
+		expect(outputJson(newUpload)).toEqual([
+			{ transactionId: 'TXN-9', verificationId: 'check-1', resolved: true },
+		]);
 		expect(outputJson(again)).toEqual([
 			sentBefore({ transactionId: 'TXN-9', verificationId: 'check-1', resolved: true }),
 		]);

@@ -119,6 +119,11 @@ export interface OperationDefinition {
 	 */
 	scope?(prepared: PreparedRequest): unknown;
 	/**
+	 * The row as 0.4.x identified it, where its `identity` changed since (Resolve: without document
+	 * URLs): rows recorded then are looked up under it and held in doubt (formerIdentities.ts).
+	 */
+	formerIdentity?(prepared: PreparedRequest): unknown;
+	/**
 	 * The service may take the body in another shape too (the provider's current page beside the
 	 * contract): the shape it takes is learned once per credential and process (engine/requestShapes.ts).
 	 */

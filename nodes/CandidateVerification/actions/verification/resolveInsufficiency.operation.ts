@@ -92,7 +92,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		placeholder: 'Add Document',
 		description:
-			'Documents asked for, each given by the URL File → Upload returned. Give at least one answer or one document.',
+			'Documents asked for, each given by the URL File → Upload returned. Give at least one answer or one document. A question raised again is answered by uploading again: a new upload is a new document, and is sent.',
 		displayOptions: { show: SHOW },
 		options: [
 			{
@@ -144,6 +144,7 @@ export const description: INodeProperties[] = [
 		{
 			within: 'one check’s questions (its transaction, check and insufficiency IDs)',
 			apart: 'answers',
+			urls: 'document URLs included: a new upload is a new document',
 		},
 		true,
 	),
@@ -224,8 +225,14 @@ export const operation: OperationDefinition = {
 	idFromInput: true,
 	seenAt: 'checkStatus',
 	protectedFromDuplicates: true,
-	// The request without its document URLs (each upload gives a new one).
-	identity: ({ body }) => withoutDocumentUrls(body),
+	// The request as sent, document URLs included: a new upload is a new document (a question raised
+	// again is answered by uploading again). n8n's Retry of a failed execution reuses the upload.
+	identity: ({ body }) => body,
+	formerIdentity: ({ body }) => {
+		const without = withoutDocumentUrls(body);
+		// Without documents both are one: the row keeps its 0.4.x identity.
+		return JSON.stringify(without) === JSON.stringify(body) ? undefined : without;
+	},
 	// A Duplicate Key tells rows apart within one transaction's check and its questions.
 	scope: ({ body = {} }) => ({
 		transactionId: body.transactionId,

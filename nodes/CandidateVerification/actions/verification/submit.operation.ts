@@ -25,7 +25,11 @@ export const description = [
 	...duplicateProtectionFields(
 		{ resource: ['verification'], operation: ['submit'] },
 		'Transaction ID',
-		{ within: 'one transaction’s check', apart: 'submissions' },
+		{
+			within: 'one transaction’s check',
+			apart: 'submissions',
+			urls: 'document URLs aside: a new upload of the same data is the same submission',
+		},
 		true,
 	),
 ];

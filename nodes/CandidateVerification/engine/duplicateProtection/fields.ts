@@ -55,12 +55,14 @@ export const MODE_NAMES: Record<DuplicateMode, string> = {
 export interface KeyScope {
 	within: string;
 	apart: string;
+	/** How document URLs count in the row's fields (Submit: aside; Resolve: a new upload is new). */
+	urls?: string;
 }
 
 /** The Duplicate Key's description and hint: within the operation's scope, if it has one. */
 function keyTexts(scope?: KeyScope): Pick<INodeProperties, 'description' | 'hint'> {
-	const empty =
-		'Empty: every field the row sends, after normalisation (document URLs aside), so rows with identical fields are one row, in one input (an error) and across executions (sent once).';
+	const urls = scope?.urls ? ` (${scope.urls})` : '';
+	const empty = `Empty: every field the row sends, after normalisation${urls}, so rows with identical fields are one row, in one input (an error) and across executions (sent once).`;
 	const mapped =
 		'Changing what is mapped (or mapping a key) makes rows sent before new rows: record them first (Record Rows as Sent with their IDs) or they are sent again.';
 	if (!scope) {

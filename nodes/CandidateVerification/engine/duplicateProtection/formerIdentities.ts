@@ -9,17 +9,20 @@ import { rowIdentity } from './identity';
  * to FORMER_IDENTITIES. Two kinds:
  * - `sameRow`: one former value per row, and one row per former value. A row sent under it counts as
  *   this row (accepted before). Its lookups leave their values (SENT and LOOKED_UP) and end per row.
- * - `keyOnly`: the Duplicate Key alone, before 0.5.0 put the operation's scope (the form, the
- *   transaction and check…) in a keyed row's identity. One former value stands for the rows of every
- *   scope with that key, so a hit cannot say which one was sent: the row is held in doubt, every run,
- *   until a person records it (Record Rows as Sent) or sends it again. Its lookups leave no value.
+ * - `wider`: an identity that left out something that tells rows apart, so one former value stands
+ *   for several rows and a hit cannot say which one was sent: the Duplicate Key alone (before 0.5.0 put
+ *   the operation's scope, the form or the transaction and check, in a keyed row's identity), or a
+ *   resolution without its document URLs (before 0.5.0: a new upload is a new document). The row is
+ *   held in doubt, every run, until a person records it (Record Rows as Sent) or sends it again. Its
+ *   lookups leave no value.
  *
  * When each can go:
  * - 0.3.x (the host instead of the credential, the request as sent): once every node saved with
  *   0.3.x has ended its second phase, i.e. when the package stops supporting upgrades from 0.3.x
  *   (docs/duplicate-protection.md, "Rows recorded by 0.3.x").
- * - 0.3.x and 0.4.x keyed (the key without the scope): once every node that recorded keyed rows
- *   before 0.5.0 has ended its phase, i.e. when the package stops supporting upgrades from 0.4.x.
+ * - 0.3.x and 0.4.x keyed (the key without the scope), 0.4.x resolutions without document URLs: once
+ *   every node that recorded such rows before 0.5.0 has ended its phase, i.e. when the package stops
+ *   supporting upgrades from 0.4.x.
  */
 
 /** What a row's identities are computed from: the account and operation that sent it, and the row. */
@@ -38,6 +41,8 @@ export interface RowFacts {
 	duplicateKey?: string;
 	/** What the key counts within (the operation's `scope`); undefined where it has none. */
 	scope?: unknown;
+	/** The row as 0.4.x identified it, where that differs (the operation's `formerIdentity`). */
+	formerRow?: unknown;
 }
 
 /** A keyed row of an operation with a scope: before 0.5.0 its key alone was its identity. */
@@ -55,7 +60,7 @@ const keyedInScope = ({ duplicateKey, scope }: RowFacts) =>
  * During both, History Size counts two more values a row.
  */
 export interface PhaseMarks {
-	/** The marks of the phases, in order (`sameRow`: two; `keyOnly`: one, its lookups leave no value). */
+	/** The marks of the phases, in order (`sameRow`: two; `wider`: one, its lookups leave no value). */
 	marks: readonly string[];
 	/** Per node ID, in the workflow's static data: the phases ended, and whether the current mark was seen. */
 	stateKey: string;
@@ -65,7 +70,7 @@ export interface FormerIdentity {
 	/** The versions that gave it. */
 	name: string;
 	/** What a row found under it is (see the header). */
-	kind: 'sameRow' | 'keyOnly';
+	kind: 'sameRow' | 'wider';
 	/** Whether a node of this type version may hold rows recorded under it. */
 	mayHoldRows(typeVersion: number): boolean;
 	/** A row's value under it (a hash, as `rowIdentity` makes), or undefined where the row has none. */
@@ -92,17 +97,20 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 	},
 	{
 		name: '0.3.x keyed',
-		kind: 'keyOnly',
+		kind: 'wider',
 		mayHoldRows: (typeVersion) => typeVersion < 2,
 		identityOf: (row) =>
 			keyedInScope(row)
 				? rowIdentity([row.environment, row.baseUrl, row.method, row.path], null, row.duplicateKey)
 				: undefined,
-		ends: { marks: ['m:0.3.x-keyed-rows-are-older'], stateKey: 'candidateVerificationFormerKeysOfLegacyRows' },
+		ends: {
+			marks: ['m:0.3.x-keyed-rows-are-older'],
+			stateKey: 'candidateVerificationFormerKeysOfLegacyRows',
+		},
 	},
 	{
 		name: '0.4.x keyed',
-		kind: 'keyOnly',
+		kind: 'wider',
 		mayHoldRows: () => true,
 		identityOf: (row) =>
 			keyedInScope(row)
@@ -113,6 +121,19 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 					)
 				: undefined,
 		ends: { marks: ['m:0.4.x-keyed-rows-are-older'], stateKey: 'candidateVerificationFormerKeys' },
+	},
+	{
+		name: '0.4.x without document URLs',
+		kind: 'wider',
+		mayHoldRows: () => true,
+		identityOf: ({ environment, credentialId, method, path, formerRow, duplicateKey }) =>
+			formerRow !== undefined && duplicateKey === undefined
+				? rowIdentity([environment, credentialId, method, path], formerRow)
+				: undefined,
+		ends: {
+			marks: ['m:0.4.x-rows-without-urls-are-older'],
+			stateKey: 'candidateVerificationFormerDocuments',
+		},
 	},
 ];
 
@@ -133,7 +154,7 @@ export class FormerLookups {
 	/** Per row: its values under the `sameRow` former identities still looked up, in the list's order. */
 	private readonly formerOf = new Map<string, string[]>();
 
-	/** Per keyed row: its values under the `keyOnly` former identities looked up. */
+	/** Per keyed row: its values under the `wider` former identities looked up. */
 	private readonly keyedOf = new Map<string, string[]>();
 
 	constructor(
@@ -159,11 +180,11 @@ export class FormerLookups {
 		return VALUES_PER_LOOKUP * sameRow.length;
 	}
 
-	/** A row of this run has values under a `keyOnly` former identity: their marks go with its claims. */
+	/** A row of this run has values under a `wider` former identity: their marks go with its claims. */
 	private keyedRows = false;
 
 	/**
-	 * The entries whose marks this run's claims carry: `sameRow` ones in their phases, and `keyOnly`
+	 * The entries whose marks this run's claims carry: `sameRow` ones in their phases, and `wider`
 	 * ones once a keyed row is looked up (a run without one leaves the record as 0.4.0 did).
 	 */
 	private carried(): number[] {
@@ -193,12 +214,12 @@ export class FormerLookups {
 				.filter((value): value is string => value !== undefined);
 		for (const [kind, map] of [
 			['sameRow', this.formerOf],
-			['keyOnly', this.keyedOf],
+			['wider', this.keyedOf],
 		] as const) {
 			const values = valuesOf(kind);
 			if (values.length === 0) continue;
 			map.set(identity, values);
-			if (kind === 'keyOnly') this.keyedRows = true;
+			if (kind === 'wider') this.keyedRows = true;
 		}
 	}
 
@@ -207,7 +228,7 @@ export class FormerLookups {
 		return this.formerOf.get(identity) ?? [];
 	}
 
-	/** A keyed row's values under the `keyOnly` former identities (its key before 0.5.0). */
+	/** A keyed row's values under the `wider` former identities (its key before 0.5.0). */
 	keyedBefore(identity: string): string[] {
 		return this.keyedOf.get(identity) ?? [];
 	}

@@ -174,8 +174,10 @@ export class ProtectionGate implements SendGate {
 		const request = { body, qs, pathParameters };
 		const row = this.operation.identity?.(prepared!) ?? request;
 		const scope = this.operation.scope?.(prepared!);
+		const formerRow = this.operation.formerIdentity?.(prepared!);
 		const identity = rowIdentity(this.identityBase, row, duplicateKey, scope);
-		this.record.former.note(identity, { ...this.account, request, row, duplicateKey, scope });
+		const facts = { ...this.account, request, row, duplicateKey, scope, formerRow };
+		this.record.former.note(identity, facts);
 		return identity;
 	}
 
@@ -515,11 +517,21 @@ export class ProtectionGate implements SendGate {
 	/** A row in doubt (sent by an earlier execution that got no answer). */
 	private inDoubtError(itemIndex: number): NodeOperationError {
 		const keyedBefore = this.record.keyedBefore(this.identities.get(itemIndex)!);
+		const { duplicateKey } = this.ledger.checked[itemIndex];
+		if (keyedBefore && duplicateKey === undefined) {
+			const text = say.documentsBefore({
+				label: this.operation.label,
+				itemIndex,
+				where: this.whereToCheck([itemIndex]),
+				stops: !this.ledger.continueOnFail,
+			});
+			return this.error(text, itemIndex);
+		}
 		if (keyedBefore) {
 			const text = say.keyedBefore({
 				label: this.operation.label,
 				itemIndex,
-				key: this.ledger.checked[itemIndex].duplicateKey!,
+				key: duplicateKey!,
 				field: this.operation.acceptedIdField!,
 				keptId: keyedBefore.id,
 				where: this.whereToCheck([itemIndex]),

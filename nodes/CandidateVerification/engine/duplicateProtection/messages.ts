@@ -257,6 +257,28 @@ export function keyedBefore(facts: {
 	};
 }
 
+/**
+ * A resolution whose answers were sent before 0.5.0, when its identity left out document URLs: it
+ * may be that one again, or a new document for a question raised again.
+ */
+export function documentsBefore(facts: {
+	label: string;
+	itemIndex: number;
+	where: string;
+	stops: boolean;
+}): ErrorText {
+	const { label, itemIndex, where, stops } = facts;
+	const lines = [
+		`${label}: before 0.5.0 a resolution was told apart without its document URLs, and one with these answers was sent then, maybe with another document. ${where}.`,
+		`If this is that resolution again: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}. If it answers a question raised again (a new upload): run only this row with Duplicate Protection → ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}`,
+	];
+	if (stops) lines.push(CONTINUE_FOR_OTHER_ROWS);
+	return {
+		message: `Item ${itemIndex} may have been sent before 0.5.0 with another document: not sent`,
+		description: lines.join('\n'),
+	};
+}
+
 /** The advice on a row whose answer this run lost: duplicate protection holds it in doubt. */
 export function lostAnswerAdvice(where: string, whenSafe: string): string {
 	return `No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have created it. ${where}. Duplicate protection holds this row as in doubt: later runs of this node with ${MODE_NAMES.skipSent} do not send it. If the service has it, run only this row with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ID the service gave it; if not, ${whenSafe}, run only this row with ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}`;
