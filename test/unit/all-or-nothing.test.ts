@@ -250,7 +250,15 @@ describe('On Error = Continue: valid items go through, each invalid one carries 
 				json: { transactionId: 'TXN-0', formId: FORM_ID, name: 'Candidate 0' },
 				pairedItem: { item: 0 },
 			},
-			{ json: { error: '2 invalid fields in item 1' }, pairedItem: { item: 1 } },
+			{
+				// Each of its problems listed with it, as the error shows them.
+				json: {
+					error: '2 invalid fields in item 1',
+					description:
+						'- Invalid "Gender" in item 1: "X" is not one of Male, Female, Other\n- Invalid "Email" in item 1: "bad" is not an email address',
+				},
+				pairedItem: { item: 1 },
+			},
 			{
 				json: { transactionId: 'TXN-2', formId: FORM_ID, name: 'Candidate 2' },
 				pairedItem: { item: 2 },

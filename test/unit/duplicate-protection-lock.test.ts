@@ -402,6 +402,8 @@ describe('Resolving rows and what a row’s answer means', () => {
 		// node's lookups of 0.3.x rows may leave up to a run's claimed rows more.
 		const bounded = {
 			...createProfile,
+			// Version 2 requires a Date of Birth.
+			additionalFields: { dob: '17-05-1994' },
 			duplicateProtectionOptions: { inDoubtWaitSeconds: 0, historySize: 2 },
 			requestOptions: { maxConcurrentRequests: 1, transientRetries: 0 },
 		};

@@ -59,6 +59,11 @@ const sentNames = (requests: Array<{ body: unknown }>) =>
  * node's do, removed at its settle: duplicate-protection-identity.test.ts).
  */
 const NEW_NODE = { typeVersion: 2 };
+/** Version 2 requires a Date of Birth on Profile → Create: the same one for every row here. */
+const withDateOfBirth = (parameters: INodeParameters): INodeParameters => ({
+	...parameters,
+	additionalFields: { ...(parameters.additionalFields as IDataObject), dob: '17-05-1994' },
+});
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** One execution of the workflow whose record is `store`, on `count` rows. */
@@ -67,7 +72,13 @@ const runRows = (
 	parameters: INodeParameters,
 	store: DeduplicationStore,
 	extra: Partial<Parameters<typeof runActionNode>[0]> = {},
-) => runActionNode({ items: rows(count), parameters, deduplicationStore: store, ...extra });
+) =>
+	runActionNode({
+		items: rows(count),
+		parameters: extra.typeVersion === 2 ? withDateOfBirth(parameters) : parameters,
+		deduplicationStore: store,
+		...extra,
+	});
 
 /** The service accepts every candidate, with a transaction ID per name; `reject` refuses some. */
 function acceptingService(
@@ -558,7 +569,7 @@ describe('Duplicate protection across executions', () => {
 
 		const again = await otherProcess()({
 			items: rows(2),
-			parameters: createProfile,
+			parameters: withDateOfBirth(createProfile),
 			deduplicationStore: store,
 			staticData,
 			...NEW_NODE,
@@ -614,7 +625,7 @@ describe('Duplicate protection across executions', () => {
 		acceptingService(200);
 		const next = await runActionNode({
 			items: rows(200).map((row) => ({ ...row, gender: 'Male' })),
-			parameters: createProfile,
+			parameters: withDateOfBirth(createProfile),
 			deduplicationStore: store,
 			...NEW_NODE,
 		});

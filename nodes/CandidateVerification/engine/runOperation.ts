@@ -70,7 +70,10 @@ export async function runOperation(
 	let toSend: number[] = [];
 	checked.forEach(({ problems: itemProblems }, itemIndex) => {
 		if (itemProblems.length > 0) {
-			outputs[itemIndex] = sender.errorOutput(problemsError(this, itemProblems, false), itemIndex);
+			// What to do (a problem's hint) goes with the item, as the error shows it.
+			const error = problemsError(this, itemProblems, false);
+			const { description } = error;
+			outputs[itemIndex] = sender.errorOutput(error, itemIndex, description ? { description } : {});
 			return;
 		}
 		if (!sender.fromEarlierTry(itemIndex)) toSend.push(itemIndex);

@@ -103,7 +103,7 @@ describe('Keys recorded before 0.5.0 (keyOnly)', () => {
 		const v1 = new FormerLookups(staticData(), 'node-1', 1);
 		v1.note('row', keyed);
 		expect(v1.of('row')).toEqual([]);
-		expect(v1.keyedBefore('row')).toEqual([
+		expect(v1.wider('row')).toEqual([
 			rowIdentity(['sandbox', 'https://cv.test', 'POST', FACTS.path], null, 'EMP-1'),
 			rowIdentity(['sandbox', 'cred-1', 'POST', FACTS.path], null, 'EMP-1'),
 		]);
@@ -117,7 +117,7 @@ describe('Keys recorded before 0.5.0 (keyOnly)', () => {
 
 		const v2 = new FormerLookups(staticData(), 'node-1', 2);
 		v2.note('row', keyed);
-		expect(v2.keyedBefore('row')).toEqual([
+		expect(v2.wider('row')).toEqual([
 			rowIdentity(['sandbox', 'cred-1', 'POST', FACTS.path], null, 'EMP-1'),
 		]);
 		expect([v2.marks(), v2.extraValuesPerRow]).toEqual([['m:0.4.x-keyed-rows-are-older'], 0]);
@@ -127,7 +127,7 @@ describe('Keys recorded before 0.5.0 (keyOnly)', () => {
 		const v2 = new FormerLookups(staticData(), 'node-1', 2);
 		v2.note('unscoped', FACTS);
 		v2.note('unkeyed', { ...keyed, duplicateKey: undefined });
-		expect([v2.keyedBefore('unscoped'), v2.keyedBefore('unkeyed'), v2.marks()]).toEqual([
+		expect([v2.wider('unscoped'), v2.wider('unkeyed'), v2.marks()]).toEqual([
 			[],
 			[],
 			[],

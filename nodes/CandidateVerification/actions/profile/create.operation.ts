@@ -137,9 +137,21 @@ function readDateOfBirth(input: ItemInput, dob: unknown): string | undefined {
 	return formatDayMonthYear(date);
 }
 
+/**
+ * Version 2 requires a Date of Birth, as the provider's current page does: with name and gender
+ * alone, two people would be one row to duplicate protection, and the second never created.
+ */
+export const DOB_REQUIRED = {
+	text: 'it is required on node version 2 (the service’s current page requires it, and it tells two people with the same name apart)',
+	hint: 'Map Additional Fields → Date of Birth. If this node sent rows before without it, those rows are new rows once it is mapped: record them first (Duplicate Protection → Record Rows as Sent, in the editor, with their transaction IDs) or they are sent again.',
+};
+
 function buildVerificationFields(input: ItemInput, extra: IDataObject): IDataObject | undefined {
 	const fatherName = input.optionalText('Father’s Name', extra.fatherName);
 	const hasDob = extra.dob !== undefined && extra.dob !== null && extra.dob !== '';
+	if (!hasDob && input.nodeVersion >= 2) {
+		return input.problem('Date of Birth', DOB_REQUIRED.text, DOB_REQUIRED.hint);
+	}
 	if (!hasDob && fatherName === undefined) return undefined;
 	if (!hasDob) {
 		return input.problem('Date of Birth', 'it is required when Father’s Name is given');

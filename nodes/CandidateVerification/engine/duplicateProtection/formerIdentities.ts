@@ -155,7 +155,7 @@ export class FormerLookups {
 	private readonly formerOf = new Map<string, string[]>();
 
 	/** Per keyed row: its values under the `wider` former identities looked up. */
-	private readonly keyedOf = new Map<string, string[]>();
+	private readonly widerOf = new Map<string, string[]>();
 
 	constructor(
 		private readonly section: StaticSection,
@@ -180,16 +180,16 @@ export class FormerLookups {
 		return VALUES_PER_LOOKUP * sameRow.length;
 	}
 
-	/** A row of this run has values under a `wider` former identity: their marks go with its claims. */
-	private keyedRows = false;
+	/** The `wider` entries some row of this run has a value under: their marks go with its claims. */
+	private readonly widerLookedUp = new Set<number>();
 
 	/**
 	 * The entries whose marks this run's claims carry: `sameRow` ones in their phases, and `wider`
-	 * ones once a keyed row is looked up (a run without one leaves the record as 0.4.0 did).
+	 * ones once a row is looked up under them (a run without one leaves the record as 0.4.0 did).
 	 */
 	private carried(): number[] {
 		return this.inPhases().filter(
-			(index) => this.identities[index].kind === 'sameRow' || this.keyedRows,
+			(index) => this.identities[index].kind === 'sameRow' || this.widerLookedUp.has(index),
 		);
 	}
 
@@ -207,20 +207,16 @@ export class FormerLookups {
 
 	/** Notes a row's values under the former identities whose rows are looked up. */
 	note(identity: string, facts: RowFacts): void {
-		const valuesOf = (kind: FormerIdentity['kind']) =>
-			this.identities
-				.filter((former, index) => former.kind === kind && this.phases[index] === 0)
-				.map((former) => former.identityOf(facts))
-				.filter((value): value is string => value !== undefined);
-		for (const [kind, map] of [
-			['sameRow', this.formerOf],
-			['wider', this.keyedOf],
-		] as const) {
-			const values = valuesOf(kind);
-			if (values.length === 0) continue;
-			map.set(identity, values);
-			if (kind === 'wider') this.keyedRows = true;
-		}
+		const values: Record<FormerIdentity['kind'], string[]> = { sameRow: [], wider: [] };
+		this.identities.forEach((former, index) => {
+			if (this.phases[index] !== 0) return;
+			const value = former.identityOf(facts);
+			if (value === undefined) return;
+			values[former.kind].push(value);
+			if (former.kind === 'wider') this.widerLookedUp.add(index);
+		});
+		if (values.sameRow.length > 0) this.formerOf.set(identity, values.sameRow);
+		if (values.wider.length > 0) this.widerOf.set(identity, values.wider);
 	}
 
 	/** A row's values under the `sameRow` former identities it is still looked up under. */
@@ -229,8 +225,8 @@ export class FormerLookups {
 	}
 
 	/** A keyed row's values under the `wider` former identities (its key before 0.5.0). */
-	keyedBefore(identity: string): string[] {
-		return this.keyedOf.get(identity) ?? [];
+	wider(identity: string): string[] {
+		return this.widerOf.get(identity) ?? [];
 	}
 
 	/**

@@ -368,7 +368,7 @@ export class ProtectionGate implements SendGate {
 			const waits =
 				this.waitMs > 0 &&
 				!lostInProcess.has(this.processKey(identity)) &&
-				!this.record.keyedBefore(identity);
+				!this.record.foundUnderWider(identity);
 			doubt = new Promise<boolean>((resolve) => {
 				if (!waits) return resolve(false);
 				this.waitedFor.add(identity);
@@ -516,9 +516,9 @@ export class ProtectionGate implements SendGate {
 
 	/** A row in doubt (sent by an earlier execution that got no answer). */
 	private inDoubtError(itemIndex: number): NodeOperationError {
-		const keyedBefore = this.record.keyedBefore(this.identities.get(itemIndex)!);
+		const former = this.record.foundUnderWider(this.identities.get(itemIndex)!);
 		const { duplicateKey } = this.ledger.checked[itemIndex];
-		if (keyedBefore && duplicateKey === undefined) {
+		if (former && duplicateKey === undefined) {
 			const text = say.documentsBefore({
 				label: this.operation.label,
 				itemIndex,
@@ -527,13 +527,13 @@ export class ProtectionGate implements SendGate {
 			});
 			return this.error(text, itemIndex);
 		}
-		if (keyedBefore) {
+		if (former) {
 			const text = say.keyedBefore({
 				label: this.operation.label,
 				itemIndex,
 				key: duplicateKey!,
 				field: this.operation.acceptedIdField!,
-				keptId: keyedBefore.id,
+				keptId: former.id,
 				where: this.whereToCheck([itemIndex]),
 				stops: !this.ledger.continueOnFail,
 			});

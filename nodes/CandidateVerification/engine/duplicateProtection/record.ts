@@ -217,7 +217,7 @@ export class SentRecord {
 		// A former row is looked up in the same call: its SENT, older than the row's own (trimmed first).
 		const former = unique.flatMap((identity) => this.former.of(identity));
 		const keyed = keyedLookups
-			? [...new Set(unique.flatMap((identity) => this.former.keyedBefore(identity)))]
+			? [...new Set(unique.flatMap((identity) => this.former.wider(identity)))]
 			: [];
 		const keyedValues = keyed.flatMap((each) => [SENT + each, ACCEPTED + each]);
 		const values = [
@@ -247,20 +247,20 @@ export class SentRecord {
 		const foundUnderKey = (value: string) =>
 			!added.has(SENT + value) || !added.has(ACCEPTED + value);
 		for (const identity of fresh) {
-			const found = this.former.keyedBefore(identity).filter(foundUnderKey);
+			const found = this.former.wider(identity).filter(foundUnderKey);
 			if (found.length === 0 || !keyedLookups) continue;
 			fresh.delete(identity);
-			this.keyedHits.set(identity, found);
+			this.widerHits.set(identity, found);
 		}
 		const keyedHitNow = unique.filter(
-			(identity) => this.keyedHits.has(identity) && added.has(SENT + identity),
+			(identity) => this.widerHits.has(identity) && added.has(SENT + identity),
 		);
 		await this.remove([
 			...keyedValues.filter((value) => added.has(value)),
 			...keyedHitNow.map((identity) => SENT + identity),
 		]);
 		const before = unique.filter(
-			(identity) => !fresh.has(identity) && !this.keyedHits.has(identity),
+			(identity) => !fresh.has(identity) && !this.widerHits.has(identity),
 		);
 		const acceptedBefore = await this.acceptedAmong(before);
 		const states = new Map(unique.map((identity): [string, RowState] => [identity, 'inDoubt']));
@@ -273,11 +273,11 @@ export class SentRecord {
 	 * Rows held in doubt because their Duplicate Key found a row recorded before 0.5.0 (the key alone,
 	 * whatever the form or check): the value found under it.
 	 */
-	private readonly keyedHits = new Map<string, string[]>();
+	private readonly widerHits = new Map<string, string[]>();
 
 	/** Whether a row in doubt is one its key found before 0.5.0, and the ID the node kept for that key. */
-	keyedBefore(identity: string): { id?: string } | undefined {
-		const found = this.keyedHits.get(identity);
+	foundUnderWider(identity: string): { id?: string } | undefined {
+		const found = this.widerHits.get(identity);
 		if (found === undefined) return undefined;
 		const id = found
 			.map((value) => this.keptIds()?.[value] ?? this.legacyKeptIds()?.[value])

@@ -29,6 +29,7 @@ const profile = (formId: string): INodeParameters => ({
 	formId,
 	name: '={{ $json.name }}',
 	gender: 'Female',
+	additionalFields: { dob: '17-05-1994' },
 	duplicateKey: '={{ $json.employeeId }}',
 });
 const asha = { name: 'Asha Verma', employeeId: 'EMP-1' };
@@ -50,8 +51,12 @@ interface KeyedFixture {
 	staticData: IDataObject;
 }
 
+/** A fixture, its Profile → Create with a Date of Birth (required on version 2; a key's identity has none). */
 function fixture(name: string): KeyedFixture {
-	return JSON.parse(readFileSync(path.join(__dirname, '../../../fixtures', name), 'utf8'));
+	const read = JSON.parse(
+		readFileSync(path.join(__dirname, '../../../fixtures', name), 'utf8'),
+	) as KeyedFixture;
+	return { ...read, profile: { ...read.profile, additionalFields: { dob: '17-05-1994' } } };
 }
 
 /** A workflow whose record was written by 0.4.0 (commit 4e03cfc): its store and static data. */

@@ -32,7 +32,8 @@ const profile: INodeParameters = {
 	formId: 'form-1',
 	name: '={{ $json.name }}',
 	gender: 'Female',
-	additionalFields: { mobile: '={{ $json.mobile }}' },
+	// Version 2 requires a Date of Birth.
+	additionalFields: { mobile: '={{ $json.mobile }}', dob: '17-05-1994' },
 	duplicateProtectionOptions: { inDoubtWaitSeconds: 0 },
 	requestOptions: { transientRetries: 0 },
 };
