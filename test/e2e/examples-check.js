@@ -297,7 +297,10 @@ async function actionsRun(state, label) {
 				const profiles = output(execution, 'Create Profile');
 				assert.ok(profiles.every((item) => item.alreadySent === true), 'a candidate was created again');
 				assert.equal(output(execution, 'New Candidate?', 1).length, profiles.length);
-				return `form ID known: every candidate alreadySent, ended at New Candidate? (false branch); ${summary}`;
+				// Every check submitted by run 1: no candidate has checks left, nothing is uploaded again.
+				assert.equal(output(execution, 'Checks Left?', 1).length, profiles.length);
+				assert.ok(!ran(execution, 'Make Employment Document'));
+				return `form ID known: every candidate alreadySent, no checks left, ended at Checks Left? (false branch); ${summary}`;
 			}
 			// A manual run after a restart may not know the form's ID: it ends at Form ID Known?, having sent nothing.
 			assert.equal(execution.status, 'success', failure(execution));
@@ -314,6 +317,7 @@ async function actionsRun(state, label) {
 				const profiles = output(pinned, 'Create Profile');
 				assert.ok(profiles.length > 0 && profiles.every((item) => item.alreadySent === true), 'a candidate was created again');
 				assert.equal(output(pinned, 'New Candidate?', 1).length, profiles.length);
+				assert.ok(!ran(pinned, 'Make Employment Document'));
 			} finally {
 				await n8n.rest('PATCH', `/workflows/${ACTIONS}`, { pinData: {} });
 			}
