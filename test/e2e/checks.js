@@ -941,7 +941,7 @@ async function checks() {
 			body: JSON.stringify(body),
 		}).then((response) => response.status);
 
-	await full('the same notification posted 3 times starts the downstream work once (Remove Duplicates across executions)', async () => {
+	await full('the same notification posted 3 times: each delivery is received, answered 200 and summarised (the example drops no event: a repeat looks like a state reached again)', async () => {
 		const event = { transactionId: profiles[2].transactionId, verificationId: 'bgv-degree', newState: 'COMPLETED' };
 		const isEvent = (e) => {
 			const p = triggerPayload(e);
@@ -960,12 +960,10 @@ async function checks() {
 			);
 		}
 		const executions = (await n8n.executions(TRIGGER_WORKFLOW)).filter(isEvent);
-		const summarized = executions.filter((e) => e.data.resultData.runData['Summarize Event']);
-		assert.equal(executions.length, 3, 'each delivery is still received (and answered 200)');
-		assert.equal(summarized.length, 1, `${summarized.length} executions ran the downstream work`);
-		const passedOn = executions.map((e) => outputJson(e, 'Once per Event').length).sort();
-		assert.deepEqual(passedOn, [0, 0, 1]);
-		return '3 executions, 1 summary';
+		const summarized = executions.filter((e) => outputJson(e, 'Summarize Event').length === 1);
+		assert.equal(executions.length, 3, 'each delivery is received (and answered 200)');
+		assert.equal(summarized.length, 3, `${summarized.length} executions summarised the event`);
+		return '3 executions, 3 summaries';
 	});
 
 	await full('trigger filters (checks, new states), Add Transaction Details, and the Checks filter on events naming the check by its ID, in a real n8n', async () => {
