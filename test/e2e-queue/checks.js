@@ -35,7 +35,7 @@ const { createChecklist } = require('../e2e/checklist');
 const { N8nClient, sleep } = require('../e2e/n8n-client');
 const { sandboxClient } = require('../e2e/sandbox-client');
 const { HELD_IN_DOUBT, isInDoubt } = require('../e2e/in-doubt');
-const { PER_CHECK_REPORT_BRANCH } = require('../e2e/report-branches');
+const { NOT_IN_A_FIRST_CONTRACT_RUN } = require('../e2e/report-branches');
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -715,7 +715,7 @@ async function twoWorkers() {
 		assert.equal(run.status, 'success', error && `${error.node && error.node.name}: ${error.message}`);
 		const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/candidates-to-reports.json'), 'utf8'));
 		const expected = example.nodes
-			.filter((node) => !node.type.endsWith('stickyNote') && !PER_CHECK_REPORT_BRANCH.includes(node.name))
+			.filter((node) => !node.type.endsWith('stickyNote') && !NOT_IN_A_FIRST_CONTRACT_RUN.includes(node.name))
 			.map((node) => node.name);
 		assert.deepEqual(Object.keys(run.data.resultData.runData).sort(), expected.sort());
 		const profiles = outputItems(run, 'Create Profile').map((item) => item.json.transactionId);

@@ -23,7 +23,7 @@ const { createChecklist } = require('./checklist');
 const { isInDoubt } = require('./in-doubt');
 const { N8nClient, sleep } = require('./n8n-client');
 const { sandboxClient } = require('./sandbox-client');
-const { PER_CHECK_REPORT_BRANCH } = require('./report-branches');
+const { NOT_IN_A_FIRST_CONTRACT_RUN } = require('./report-branches');
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -498,7 +498,7 @@ async function checks() {
 		assert.equal(run.status, 'success', error && `${error.node && error.node.name}: ${error.message} (${error.description})`);
 		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/candidates-to-reports.json'), 'utf8'));
 		const expected = workflow.nodes
-			.filter((node) => !node.type.endsWith('stickyNote') && !PER_CHECK_REPORT_BRANCH.includes(node.name))
+			.filter((node) => !node.type.endsWith('stickyNote') && !NOT_IN_A_FIRST_CONTRACT_RUN.includes(node.name))
 			.map((node) => node.name);
 		const ran = Object.keys(run.data.resultData.runData);
 		assert.deepEqual(ran.sort(), expected.sort());

@@ -260,6 +260,8 @@ describe('a candidate from form to report, against the sandbox', () => {
 				formId: form.items[0].json._id as string,
 				name: 'Asha Verma',
 				gender: 'Female',
+				// Version 2 requires a Date of Birth.
+				additionalFields: { dob: '17-05-1994' },
 			},
 			[{}],
 			2,
