@@ -242,8 +242,9 @@ export class SentRecord {
 		const fresh = new Set(
 			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
 		);
-		// A new row whose key found a row before 0.5.0 (of this scope or another): in doubt, and its own
-		// SENT goes with the lookup's values (nothing is sent for it).
+		// A new row found under a wider former identity (its key alone, or a resolution without its
+		// document URLs, before 0.5.0): in doubt, and its own SENT goes with the lookup's values (nothing
+		// is sent for it).
 		const foundUnderKey = (value: string) =>
 			!added.has(SENT + value) || !added.has(ACCEPTED + value);
 		for (const identity of fresh) {
@@ -270,12 +271,12 @@ export class SentRecord {
 	}
 
 	/**
-	 * Rows held in doubt because their Duplicate Key found a row recorded before 0.5.0 (the key alone,
-	 * whatever the form or check): the value found under it.
+	 * Rows held in doubt because a wider former identity found a row recorded before 0.5.0 (the key
+	 * alone, whatever the form or check; a resolution without its document URLs): the values found.
 	 */
 	private readonly widerHits = new Map<string, string[]>();
 
-	/** Whether a row in doubt is one its key found before 0.5.0, and the ID the node kept for that key. */
+	/** Whether a row in doubt is one a wider former identity found, and the ID the node kept for it. */
 	foundUnderWider(identity: string): { id?: string } | undefined {
 		const found = this.widerHits.get(identity);
 		if (found === undefined) return undefined;
