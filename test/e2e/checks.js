@@ -673,7 +673,7 @@ async function checks() {
 			if (binary.bytes !== undefined) assert.equal(binary.bytes, bytes.length, 'n8n recorded another size');
 			assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
 		}
-		return `${items[0].binary.report.fileName}, ${items[0].binary.report.bytes} bytes`;
+		return `${items[0].binary.report.fileName}, ${items[0].json.bytes} bytes`;
 	});
 
 	await check('File Get Signed URL: the link serves the report without a key', async () => {
