@@ -44,7 +44,7 @@ const RISK_IN_ANY_EXECUTION: Partial<Record<DuplicateMode, string>> = {
 function anyExecutionRisk(): string {
 	const risks = ONE_OFF_MODES.map((mode) => `${RISK_IN_ANY_EXECUTION[mode]} (${MODE_NAMES[mode]})`);
 	const last = risks.pop();
-	return `Risk: left selected, every such execution ${risks.join(', ')}, or ${last}.`;
+	return `Risk: left selected, every such execution ${risks.join(', ')}, or ${last}`;
 }
 
 /** The execution mode of a run a person started in the editor (n8n's WorkflowExecuteMode). */
@@ -162,7 +162,7 @@ export function duplicateProtectionFields(
 			name: ANY_EXECUTION,
 			type: 'boolean',
 			default: false,
-			description: `Whether this mode also acts in executions nobody started in the editor (a trigger, a webhook, a schedule, a retry, a sub-workflow). ${anyExecutionRisk()}`,
+			description: `Whether this mode also acts in executions nobody started in the editor (a trigger, a webhook, a schedule, a retry, a sub-workflow). ${anyExecutionRisk()}.`,
 			displayOptions: inModes(...ONE_OFF_MODES),
 		},
 		{
