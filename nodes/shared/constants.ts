@@ -315,12 +315,13 @@ export const NOTIFICATION_CHECK_OPTIONS: readonly CheckOption[] = byName([
 
 // ---- Instant KYC (issue 34) ---------------------------------------------------------------------
 // From the provider's public documentation: instant checks have their own endpoints (not bgv/diy),
-// answer synchronously and are billed per call. The paths marked "inferred" follow the pattern of
-// the others: no public page shows them.
+// answer synchronously and are billed per call. The bank account's path is the one public client code
+// calls (no page of the documentation shows it); the path marked "inferred" follows the pattern of
+// the others: nothing public shows it.
 
 const VERIFICATIONS = `${VERIFICATION_API}/verifications`;
 export const KYC_PAN_PATH = `${VERIFICATIONS}/pan`;
-/** Inferred from the pattern of the other instant checks' paths. */
+/** The path public client code calls (public material, not the contract nor the provider's pages). */
 export const KYC_BANK_ACCOUNT_PATH = `${VERIFICATIONS}/bank-account`;
 export const KYC_UPI_PATH = `${VERIFICATIONS}/upi`;
 export const KYC_GST_PATH = `${VERIFICATIONS}/gst`;

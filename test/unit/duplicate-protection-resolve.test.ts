@@ -193,16 +193,20 @@ describe('Record Rows as Sent acts on each row by its state, and never sends', (
 		);
 	});
 
-	it('Send These Rows Again states when a row in doubt may be sent again', () => {
+	it('Send These Rows Again states when a row in doubt may be sent again, in the in-doubt advice’s words (the queue-mode worker included)', () => {
 		const mode = new CandidateVerification().description.properties.find(
 			(property) => property.name === 'duplicateProtection',
 		);
 		const sendAgain = (mode?.options as INodePropertyOptions[]).find(
 			(option) => option.value === 'sendAgain',
 		);
+		// The advice gives the wait in seconds for the run's settings; the editor gives its formula.
+		const advice = say.whenSafeToSendAgain(60_000, 2);
+		expect(advice).toContain('240 s (Timeout × (Retries + 1) + 60 s)');
 		expect(sendAgain?.description).toContain(
-			'a row in doubt only once no execution that sent it is still running (Executions list) and at least Timeout × (Retries + 1) + 60 s have passed since it ended',
+			`a row in doubt only ${advice.replace('240 s (Timeout × (Retries + 1) + 60 s)', 'Timeout × (Retries + 1) + 60 s')}.`,
 		);
+		expect(sendAgain?.description).toContain('the worker that ran it was restarted or is gone');
 	});
 });
 

@@ -70,7 +70,7 @@ export const description: INodeProperties[] = [
 				value: 'verifyBankAccount',
 				action: ACTIONS.instantKycVerifyBankAccount,
 				description: billed(
-					'Check that a bank account exists and read the name the bank holds (accountExists, nameAtBank). Its path is inferred from the provider’s other checks.',
+					'Check that a bank account exists and read the name the bank holds (accountExists, nameAtBank). Its path is the one public client code calls (the provider’s pages do not show it).',
 				),
 			},
 			{

@@ -32,6 +32,21 @@ export const ONE_OFF_MODES: readonly DuplicateMode[] = [
 	DUPLICATE_MODES.releaseLock,
 ];
 
+/** What each one-off tool does in every execution while Act in Any Execution is left on. */
+const RISK_IN_ANY_EXECUTION: Partial<Record<DuplicateMode, string>> = {
+	sendAgain: 'sends its rows again',
+	recordAsSent: 'records rows as sent without sending them',
+	forgetAll: 'clears the record',
+	releaseLock: 'deletes the lock, which a live execution may hold',
+};
+
+/** Act in Any Execution's risk: what each one-off tool, left selected, does in every execution. */
+function anyExecutionRisk(): string {
+	const risks = ONE_OFF_MODES.map((mode) => `${RISK_IN_ANY_EXECUTION[mode]} (${MODE_NAMES[mode]})`);
+	const last = risks.pop();
+	return `Risk: left selected, every such execution ${risks.join(', ')}, or ${last}`;
+}
+
 /** The execution mode of a run a person started in the editor (n8n's WorkflowExecuteMode). */
 export const EDITOR_EXECUTION_MODE = 'manual';
 
@@ -47,6 +62,18 @@ export const MODE_NAMES: Record<DuplicateMode, string> = {
 	releaseLock: 'Release Stuck Lock',
 	off: 'Off',
 };
+
+/**
+ * When a row in doubt may be sent again (Send These Rows Again): the rule of
+ * docs/duplicate-protection.md#resolving-a-row-in-doubt, said in these words by the field's
+ * description and by every error's advice. `wait`: the time to let pass, as a formula or in seconds.
+ */
+export function sendAgainCondition(wait: string): string {
+	return `once no execution that sent it is still running (Executions list), the worker that ran it was restarted or is gone (queue mode: a paused worker may still send it), and at least ${wait} have passed since it ended`;
+}
+
+/** The time to let pass before sending a row in doubt again, as the editor names it. */
+export const SEND_AGAIN_WAIT = 'Timeout × (Retries + 1) + 60 s';
 
 /**
  * What a Duplicate Key counts within, for an operation with a scope (its `scope`): e.g. "one form",
@@ -95,8 +122,7 @@ export function duplicateProtectionFields(
 	const descriptions: Record<DuplicateMode, string> = {
 		skipSent:
 			'A row this node sent in an earlier execution is not sent again: its output item says alreadySent',
-		sendAgain:
-			'Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input; a row in doubt only once no execution that sent it is still running (Executions list) and at least Timeout × (Retries + 1) + 60 s have passed since it ended.',
+		sendAgain: `Send every row of this run, also rows the service accepted before (it creates them once more). Put only the rows to send in the input; a row in doubt only ${sendAgainCondition(SEND_AGAIN_WAIT)}.`,
 		recordAsSent: `Send nothing. A row in doubt, or never sent (created outside n8n), is recorded as accepted with its own ${idName} found at the service, so later runs skip it and output that ID; a row accepted before keeps its ID. ${idSharedByRows ? `Rows of one transaction share its ${idName}.` : 'One ID on several rows: nothing is recorded.'}`,
 		forgetAll:
 			'Clear everything this node recorded; nothing is sent and the input items pass through',
@@ -136,8 +162,7 @@ export function duplicateProtectionFields(
 			name: ANY_EXECUTION,
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether this mode also acts in executions nobody started in the editor (a trigger, a webhook, a schedule, a retry, a sub-workflow). Risk: left selected, every such execution sends its rows again (Send These Rows Again), records rows as sent without sending them (Record Rows as Sent), or clears the record (Forget All).',
+			description: `Whether this mode also acts in executions nobody started in the editor (a trigger, a webhook, a schedule, a retry, a sub-workflow). ${anyExecutionRisk()}.`,
 			displayOptions: inModes(...ONE_OFF_MODES),
 		},
 		{

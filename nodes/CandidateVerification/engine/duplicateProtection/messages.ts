@@ -1,4 +1,4 @@
-import { MODE_NAMES } from './fields';
+import { MODE_NAMES, SEND_AGAIN_WAIT, sendAgainCondition } from './fields';
 
 /**
  * The texts users read that duplicate protection composes: pure functions from the facts (item
@@ -198,7 +198,7 @@ export function whereToCheck(transactionIds: unknown[], seenAt?: SeenAt): string
  */
 export function whenSafeToSendAgain(timeout: number, retries: number): string {
 	const seconds = Math.ceil((timeout * (retries + 1)) / 1000) + 60;
-	return `once no execution that sent it is still running (Executions list), the worker that ran it was restarted or is gone (queue mode: a paused worker may still send it), and at least ${seconds} s (Timeout × (Retries + 1) + 60 s) have passed since it ended`;
+	return sendAgainCondition(`${seconds} s (${SEND_AGAIN_WAIT})`);
 }
 
 /**

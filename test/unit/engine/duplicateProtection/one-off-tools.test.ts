@@ -146,4 +146,17 @@ describe('One-off tools act where a person chose them', () => {
 			expect(notice.displayOptions?.show?.duplicateProtection).toEqual(ONE_OFF_MODES);
 		}
 	});
+
+	it('Act in Any Execution names the risk of every one-off tool, Release Stuck Lock’s lock included', () => {
+		const options = new CandidateVerification().description.properties.filter(
+			({ name }) => name === 'actInAnyExecution',
+		);
+		expect(options.length).toBe(5);
+		for (const { description } of options) {
+			expect(description).toContain(
+				'or deletes the lock, which a live execution may hold (Release Stuck Lock).',
+			);
+			for (const mode of ONE_OFF_MODES) expect(description).toContain(`(${MODE_NAMES[mode]})`);
+		}
+	});
 });
