@@ -16,6 +16,7 @@ import {
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
 import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -127,11 +128,7 @@ export const description: INodeProperties[] = [
 		apart: 'people',
 	}),
 	{
-		displayName: 'Organisation ID',
-		name: 'orgId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 64f1c2a9e4b0a1b2c3d4e5f6',
+		...organisationIdField('create', 'profile'),
 		description:
 			'Your organisation’s ID at the service, to read the transaction of a row keyed before 0.5.0: it is recorded only if its transaction is on this form. Leave empty to use the one of the credential.',
 		displayOptions: {
@@ -210,9 +207,7 @@ function buildCandidate(input: ItemInput): PreparedRequest {
 	const verificationFields = buildVerificationFields(input, extra);
 	if (verificationFields) body.verificationFields = verificationFields;
 	// Read only by Record Rows as Sent, for a row keyed before 0.5.0 (confirmFormerRow).
-	const orgId =
-		input.optionalText('Organisation ID', input.param('orgId', 'Organisation ID', '')) ??
-		input.optionalText('Organisation ID', input.credentials.orgId);
+	const orgId = optionalOrganisationId(input);
 	return {
 		body,
 		pathParameters: { formId: formId ?? '' },

@@ -248,7 +248,7 @@ describe('Profile → Create, Record Rows as Sent on a row keyed before 0.5.0', 
 	it('no Organisation ID in the node or the credential: nothing read, nothing recorded, the error says what to set and compare', async () => {
 		const run = workflowOf0_4_0();
 		const reads = transactions(contractOn('form-1'));
-		const { orgId: _none, ...withoutOrgId } = TEST_CREDENTIALS;
+		const withoutOrgId = { ...TEST_CREDENTIALS, orgId: '' };
 
 		const recorded = await run({
 			items: [writtenBack[0]],
