@@ -29,7 +29,9 @@ export const ANSWERS_LISTED = 20;
  * The items a billed call answered in a stopped run, with what a flow branches on (the operation's
  * `summary`): in full up to ANSWERS_LISTED, then by index.
  */
-export function answeredBeforeStop(answered: Array<[itemIndex: number, summary: IDataObject]>): string {
+export function answeredBeforeStop(
+	answered: Array<[itemIndex: number, summary: IDataObject]>,
+): string {
 	const listed = answered
 		.slice(0, ANSWERS_LISTED)
 		.map(([index, summary]) => `item ${index}: ${JSON.stringify(summary)}`);
@@ -39,7 +41,10 @@ export function answeredBeforeStop(answered: Array<[itemIndex: number, summary: 
 }
 
 /** A billed call an earlier try of this execution sent without a clear answer: not called again. */
-export function lostInEarlierTry(label: string, itemIndex: number): { message: string; description: string } {
+export function lostInEarlierTry(
+	label: string,
+	itemIndex: number,
+): { message: string; description: string } {
 	return {
 		message: `Item ${itemIndex} got no clear answer in an earlier try of this execution: not called again`,
 		description: `${label}: the service may have answered, and billed, that call. n8n's Retry On Fail does not call it again in this execution. Check the result at the service (its dashboard) before calling it in a new execution.`,

@@ -21,6 +21,29 @@ export interface PreparedRequest {
 	pathParameters?: Record<string, string>;
 	/** Validated values the output repeats (so they are not read a second time). */
 	echo?: IDataObject;
+	/** Values a read about the row takes beside its ID, never sent (e.g. the Organisation ID). */
+	readWith?: IDataObject;
+}
+
+/** A read of the service, as the engine sends it with the run's credential and settings. */
+export type ServiceRead = Pick<IHttpRequestOptions, 'method' | 'url' | 'qs'>;
+
+/**
+ * Record Rows as Sent, a row found under a wider former identity (its Duplicate Key before 0.5.0,
+ * which counted across the operation's scope): the service is asked what the ID given belongs to,
+ * and the row is recorded only when the answer names the row's own scope (Profile: its form).
+ */
+export interface FormerRowConfirmation {
+	/** What is compared, as the texts name it (e.g. "form"). */
+	what: string;
+	/** The row's own value (its form ID). */
+	ownValue(prepared: PreparedRequest): string;
+	/** How the texts name the read (its action name). */
+	readLabel: string;
+	/** The read of the ID given, or what it lacks (e.g. "Organisation ID"). */
+	read(prepared: PreparedRequest, id: string): ServiceRead | { lacks: string };
+	/** The values the answer's data names (its form IDs): none when it names none. */
+	valuesIn(data: IDataObject): string[];
 }
 
 /**
@@ -109,6 +132,13 @@ export interface OperationDefinition {
 	idFromInput?: true;
 	/** Where a person sees whether the service has a row, by its transaction ID (texts in doubt). */
 	seenAt?: SeenAt;
+	/** See FormerRowConfirmation: Record Rows as Sent checks a row keyed before 0.5.0 at the service. */
+	confirmFormerRow?: FormerRowConfirmation;
+	/**
+	 * The check a row submits (its transaction and name): a row keyed before 0.5.0 may be another
+	 * check's, and the transaction ID cannot tell, so a person reads this check before recording it.
+	 */
+	checkOf?(prepared: PreparedRequest): { transactionId: string; check: string };
 	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
 	protectedFromDuplicates?: true;
 	/** What makes two rows the same row at the service (duplicate protection); default: the request. */

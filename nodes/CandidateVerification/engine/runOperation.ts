@@ -4,7 +4,7 @@ import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { baseUrlFromCredentials } from '../../shared/transport';
 import { checkAllItems, problemsError } from './checkItems';
 import { DUPLICATE_MODES, DuplicateProtection, OneOffRefused } from './duplicateProtection';
-import type { OperationDefinition } from './operation';
+import type { OperationDefinition, ServiceRead } from './operation';
 import { errorOutputOf, Sender } from './sender';
 import { readRunSettings } from './runSettings';
 import { RunLedger } from './runLedger';
@@ -80,7 +80,14 @@ export async function runOperation(
 	});
 
 	if (gate?.mode === DUPLICATE_MODES.recordAsSent) {
-		for (const [itemIndex, output] of await gate.recordAsSent(toSend)) outputs[itemIndex] = output;
+		const read = async (label: string, request: ServiceRead) => await sender.read(label, request);
+		const recorded = await gate.recordAsSent(toSend, read);
+		for (const [itemIndex, output] of recorded.outputs) outputs[itemIndex] = output;
+		const [firstFailure] = recorded.failures.values();
+		if (firstFailure && !continueOnFail) throw firstFailure;
+		for (const [itemIndex, error] of recorded.failures) {
+			outputs[itemIndex] = sender.errorOutput(error, itemIndex, { description: error.description });
+		}
 		return [outputs.flat()];
 	}
 	if (gate) {

@@ -13,7 +13,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { fillPath } from '../../shared/paths';
 import { baseUrlFromCredentials, jsonRequest } from '../../shared/transport';
-import { assertSuccessfulResponse, certainlyNotActedOn } from '../../shared/transport/errors';
+import {
+	assertSuccessfulResponse,
+	certainlyNotActedOn,
+	type ServiceEnvelope,
+} from '../../shared/transport/errors';
 import {
 	neverReachedService,
 	requestWithRetries,
@@ -21,7 +25,7 @@ import {
 } from '../../shared/transport/retry';
 import { AcceptedMemory } from './acceptedMemory';
 import * as say from './messages';
-import type { ItemCall, OperationDefinition, PreparedRequest } from './operation';
+import type { ItemCall, OperationDefinition, PreparedRequest, ServiceRead } from './operation';
 import type { RunSettings } from './runSettings';
 import { sendInLearnedShape } from './requestShapes';
 import { acceptedIdOf, type NodeError, type RunLedger } from './runLedger';
@@ -284,6 +288,23 @@ export class Sender {
 		}
 	}
 
+	/**
+	 * A read about a row, not one of the run's items (Record Rows as Sent reads the ID given): the
+	 * run's settings and credential, with the retries of a read, and the service's envelope.
+	 */
+	async read(label: string, request: ServiceRead): Promise<ServiceEnvelope> {
+		const options = {
+			...jsonRequest(this.baseURL, request, this.settings.timeout),
+			...this.transportOptions(),
+		};
+		const response = await requestWithRetries(
+			{ ...this.retrying, sentOnce: false },
+			label,
+			options,
+		);
+		return assertSuccessfulResponse(this.node, label, response);
+	}
+
 	/** Request Options that apply to every request of the run. */
 	private transportOptions(): Partial<IHttpRequestOptions> {
 		const { proxy, skipSslCertificateValidation } = this.settings;
@@ -354,7 +375,10 @@ export class Sender {
 		if (this.creates && accepted.length > 0) {
 			lines.push(
 				say.acceptedBeforeStop(
-					accepted.map(([index, { output }]): [number, unknown] => [index, this.acceptedIdOf(output)]),
+					accepted.map(([index, { output }]): [number, unknown] => [
+						index,
+						this.acceptedIdOf(output),
+					]),
 				),
 			);
 		}

@@ -1,12 +1,22 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { describe, isEmail, type ItemInput } from '../../engine/itemInput';
-import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
+import type {
+	FormerRowConfirmation,
+	OperationDefinition,
+	PreparedRequest,
+} from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import { CANDIDATE_PATH, GENDER_ALIASES, GENDERS } from '../../../shared/constants';
+import {
+	CANDIDATE_PATH,
+	GENDER_ALIASES,
+	GENDERS,
+	TRANSACTION_STATUS_PATH,
+} from '../../../shared/constants';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
-import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -19,7 +29,7 @@ const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 17-05-1994',
 		description:
-			'The provider’s current page requires it for every candidate (the API contract only with Father’s Name). DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY.',
+			'Required on node version 2, as the provider’s current page requires it for every candidate (version 1 and the API contract: only with Father’s Name). DD-MM-YYYY, 17 May 1994, an ISO date (1994-05-17), a spreadsheet serial number or a date from an expression; the day is read in the workflow’s time zone. Always sent as DD-MM-YYYY.',
 	},
 	{
 		displayName: 'Email',
@@ -93,6 +103,17 @@ export const description: INodeProperties[] = [
 			'The candidate’s gender as the service records it: Male, Female or Other. From an expression, any case and M / F / O are accepted (female → Female).',
 		displayOptions: { show: showOnlyForProfileCreate },
 	}),
+	{
+		// Version 2 requires the Date of Birth, which stays in Additional Fields (saved workflows keep it).
+		displayName:
+			'Node version 2 requires a Date of Birth for every candidate: Additional Fields → Date of Birth (with Map Automatically, a dob or Date of Birth column). Leave candidates whose date of birth is unknown out of this node’s input.',
+		name: 'dateOfBirthNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { ...showOnlyForProfileCreate, '@version': [{ _cnd: { gte: 2 } }] },
+		},
+	},
 	mappedField({
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -106,6 +127,14 @@ export const description: INodeProperties[] = [
 		within: 'one form',
 		apart: 'people',
 	}),
+	{
+		...organisationIdField('create', 'profile'),
+		description:
+			'Your organisation’s ID at the service, to read the transaction of a row keyed before 0.5.0: it is recorded only if its transaction is on this form. Leave empty to use the one of the credential.',
+		displayOptions: {
+			show: { ...showOnlyForProfileCreate, duplicateProtection: [DUPLICATE_MODES.recordAsSent] },
+		},
+	},
 ];
 
 const MOBILE = /^\+?\d{6,15}$/;
@@ -143,7 +172,7 @@ function readDateOfBirth(input: ItemInput, dob: unknown): string | undefined {
  */
 export const DOB_REQUIRED = {
 	text: 'it is required on node version 2 (the service’s current page requires it, and it tells two people with the same name apart)',
-	hint: 'Map Additional Fields → Date of Birth. If this node sent rows before without it, those rows are new rows once it is mapped: record them first (Duplicate Protection → Record Rows as Sent, in the editor, with their transaction IDs) or they are sent again.',
+	hint: 'Map Additional Fields → Date of Birth. If this node sent rows before without it, those rows are new rows once it is mapped, and would be sent again: map it, then run this node once in the editor with Duplicate Protection → Record Rows as Sent and each row’s transaction ID, then set it back to Skip Rows Sent Before. Leave rows whose date of birth is unknown out of this node’s input.',
 };
 
 function buildVerificationFields(input: ItemInput, extra: IDataObject): IDataObject | undefined {
@@ -177,8 +206,44 @@ function buildCandidate(input: ItemInput): PreparedRequest {
 	}
 	const verificationFields = buildVerificationFields(input, extra);
 	if (verificationFields) body.verificationFields = verificationFields;
-	return { body, pathParameters: { formId: formId ?? '' }, echo: { formId, name } };
+	// Read only by Record Rows as Sent, for a row keyed before 0.5.0 (confirmFormerRow).
+	const orgId = optionalOrganisationId(input);
+	return {
+		body,
+		pathParameters: { formId: formId ?? '' },
+		echo: { formId, name },
+		readWith: { orgId },
+	};
 }
+
+/** Where a transaction's answer names its form: `formId` (the sandbox's contract mode), `form.id._id` (the current pages). */
+function formsOfTransaction(data: IDataObject): string[] {
+	const form = (data.form ?? {}) as IDataObject;
+	const formRef = form.id;
+	const found = [
+		data.formId,
+		form._id,
+		formRef,
+		typeof formRef === 'object' && formRef !== null ? (formRef as IDataObject)._id : undefined,
+	];
+	return [...new Set(found.filter((id): id is string => typeof id === 'string' && id !== ''))];
+}
+
+/**
+ * Before 0.5.0 a Duplicate Key counted across forms: the transaction ID written back for a key may
+ * be another form's candidate. Record Rows as Sent reads it (Get Status) and records the row only
+ * when it is on this row's form.
+ */
+const confirmFormerRow: FormerRowConfirmation = {
+	what: 'form',
+	ownValue: ({ pathParameters }) => pathParameters?.formId ?? '',
+	readLabel: ACTIONS.transactionGetStatus,
+	read: ({ readWith }, txnId) =>
+		typeof readWith?.orgId === 'string'
+			? { method: 'GET', url: TRANSACTION_STATUS_PATH, qs: { orgId: readWith.orgId, txnId } }
+			: { lacks: 'Organisation ID' },
+	valuesIn: formsOfTransaction,
+};
 
 const SHAPE_FIELDS = /(^|[^a-z])(dob|fatherName|verificationFields)([^a-z]|$)/i;
 const DATE_OF_BIRTH = /(^|[^a-z])dob([^a-z]|$)/i;
@@ -206,6 +271,7 @@ export const operation: OperationDefinition = {
 	}),
 	acceptedIdField: 'transactionId',
 	protectedFromDuplicates: true,
+	confirmFormerRow,
 	// A Duplicate Key tells candidates apart within one form: the same employee on two forms is two rows.
 	scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
 	otherShape: {

@@ -17,11 +17,17 @@ export function organisationIdField(operation: string, resource = 'transaction')
 	};
 }
 
+/** The organisation ID of the node, else of the credential; undefined when both are empty. */
+export function optionalOrganisationId(input: ItemInput): string | undefined {
+	return (
+		input.optionalText('Organisation ID', input.param('orgId', 'Organisation ID', '')) ??
+		input.optionalText('Organisation ID', input.credentials.orgId)
+	);
+}
+
 /** The organisation ID of the node, else of the credential; a problem when both are empty. */
 export function readOrganisationId(input: ItemInput): string | undefined {
-	const orgId =
-		input.optionalText('Organisation ID', input.param('orgId', 'Organisation ID', '')) ??
-		input.optionalText('Organisation ID', input.credentials.orgId);
+	const orgId = optionalOrganisationId(input);
 	if (orgId === undefined) {
 		input.problem(
 			'Organisation ID',

@@ -257,6 +257,10 @@ export const operation: OperationDefinition = {
 	idFromInput: true,
 	seenAt: 'transactionStatus',
 	protectedFromDuplicates: true,
+	checkOf: ({ body = {} }) => ({
+		transactionId: String(body.transactionId),
+		check: String(body.verificationName),
+	}),
 	// The transaction, the check as sent (by its form-list name) and its data without document URLs.
 	identity: ({ body = {} }) => ({
 		transactionId: body.transactionId,

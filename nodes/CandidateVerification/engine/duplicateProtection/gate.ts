@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { CheckedItem } from '../checkItems';
-import type { OperationDefinition } from '../operation';
+import type { OperationDefinition, ServiceRead } from '../operation';
+import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { RunSettings } from '../runSettings';
 import { acceptedIdOf, type RunLedger } from '../runLedger';
 import type { GateDecision, SendGate } from '../sendGate';
@@ -187,9 +188,17 @@ export class ProtectionGate implements SendGate {
 
 	/**
 	 * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
-	 * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing.
+	 * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing. A row
+	 * keyed before 0.5.0 of an operation that confirms it (Profile) is recorded only when the service
+	 * answers that the ID given is on the row's own scope (`read`: the run's reads); the others fail.
 	 */
-	async recordAsSent(valid: number[]): Promise<Map<number, INodeExecutionData[]>> {
+	async recordAsSent(
+		valid: number[],
+		read: (label: string, request: ServiceRead) => Promise<ServiceEnvelope>,
+	): Promise<{
+		outputs: Map<number, INodeExecutionData[]>;
+		failures: Map<number, NodeOperationError>;
+	}> {
 		const rowsOfId = new Map<string, Set<string>>();
 		const rows = valid.map((itemIndex) => {
 			const identity = this.identityOf(this.ledger.checked[itemIndex]);
@@ -205,13 +214,39 @@ export class ProtectionGate implements SendGate {
 		if (shared.length > 0) {
 			throw this.error(say.oneIdForTwoRows(field, shared), shared[0]);
 		}
+		const failures = new Map<number, NodeOperationError>();
+		const { confirmFormerRow } = this.operation;
+		const confirm =
+			confirmFormerRow &&
+			(async (found: string[]) => {
+				const confirmed = new Set<string>();
+				const toRead = [...found];
+				const itemsOf = (identity: string) =>
+					valid.filter((_item, position) => rows[position].identity === identity);
+				// The reads go out as the run's requests do: at most Max Concurrent Requests at once.
+				const worker = async () => {
+					for (let identity = toRead.shift(); identity !== undefined; identity = toRead.shift()) {
+						const items = itemsOf(identity);
+						const { id } = rows[valid.indexOf(items[0])];
+						const answer = await this.readFormer(items[0], id, read);
+						if (answer === undefined) confirmed.add(identity);
+						for (const itemIndex of answer ? items : []) {
+							failures.set(itemIndex, this.notRecordedError(itemIndex, id, answer!));
+						}
+					}
+				};
+				const workers = Math.min(this.settings.concurrency, toRead.length);
+				await Promise.all(Array.from({ length: workers }, worker));
+				return confirmed;
+			});
 		const states = await storeCall(
 			this.context,
-			async () => await this.record.recordAsSent(rows),
+			async () => await this.record.recordAsSent(rows, confirm),
 			'record',
 		);
 		const outputs = new Map<number, INodeExecutionData[]>();
 		valid.forEach((itemIndex, position) => {
+			if (failures.has(itemIndex)) return;
 			const { identity, id } = rows[position];
 			const json = { [field]: id, recordedAsSent: true };
 			outputs.set(
@@ -221,7 +256,54 @@ export class ProtectionGate implements SendGate {
 					: [{ json, pairedItem: { item: itemIndex } }],
 			);
 		});
-		return outputs;
+		return { outputs, failures };
+	}
+
+	/**
+	 * A row keyed before 0.5.0 that Record Rows as Sent is asked to record: the service is read for
+	 * the ID given (the operation's FormerRowConfirmation). Undefined when the answer names the row's
+	 * own scope; else what was learned.
+	 */
+	private async readFormer(
+		itemIndex: number,
+		id: string,
+		read: (label: string, request: ServiceRead) => Promise<ServiceEnvelope>,
+	): Promise<say.FormerRowAnswer | undefined> {
+		const { ownValue, readLabel, read: readOf, valuesIn } = this.operation.confirmFormerRow!;
+		const prepared = this.ledger.checked[itemIndex].prepared!;
+		const own = ownValue(prepared);
+		const request = readOf(prepared, id);
+		if ('lacks' in request) return request;
+		try {
+			const { data } = await read(readLabel, request);
+			const on = valuesIn((data ?? {}) as IDataObject);
+			if (on.length > 0 && on.every((value) => value === own)) return undefined;
+			return on.length > 0 ? { on: on.filter((value) => value !== own) } : { namesNone: true };
+		} catch (caught) {
+			return { failed: (caught as Error)?.message ?? String(caught) };
+		}
+	}
+
+	/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
+	private notRecordedError(
+		itemIndex: number,
+		id: string,
+		answer: say.FormerRowAnswer,
+	): NodeOperationError {
+		const { what, ownValue, readLabel } = this.operation.confirmFormerRow!;
+		const { prepared, duplicateKey } = this.ledger.checked[itemIndex];
+		const text = say.formerRowNotRecorded({
+			itemIndex,
+			key: duplicateKey ?? '',
+			field: this.operation.acceptedIdField!,
+			id,
+			what,
+			own: ownValue(prepared!),
+			readLabel,
+			answer,
+			stops: !this.ledger.continueOnFail,
+		});
+		return this.error(text, itemIndex);
 	}
 
 	/**
@@ -536,6 +618,7 @@ export class ProtectionGate implements SendGate {
 				keptId: former.id,
 				where: this.whereToCheck([itemIndex]),
 				stops: !this.ledger.continueOnFail,
+				how: this.keyedResolution(itemIndex),
 			});
 			return this.error(text, itemIndex);
 		}
@@ -549,6 +632,17 @@ export class ProtectionGate implements SendGate {
 			stops: !this.ledger.continueOnFail,
 		});
 		return this.error(text, itemIndex);
+	}
+
+	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
+	private keyedResolution(itemIndex: number): say.KeyedResolution {
+		const { confirmFormerRow, checkOf } = this.operation;
+		if (confirmFormerRow) {
+			const { what, readLabel } = confirmFormerRow;
+			return { kind: 'confirmed', what, readLabel };
+		}
+		const prepared = this.ledger.checked[itemIndex].prepared!;
+		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
 	}
 
 	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */

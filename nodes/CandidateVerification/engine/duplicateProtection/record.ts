@@ -317,19 +317,36 @@ export class SentRecord {
 	/**
 	 * Duplicate Protection → Record Rows as Sent: rows in doubt or never sent count as accepted with
 	 * the IDs given (a marker a failed probe left goes); a row accepted before is left as it is.
-	 * Returns each row's state before.
+	 * With `confirm`, the rows a wider former identity found are recorded only once it answers that
+	 * they may be (it reads the service, so it is asked between two holds of the lock); the others
+	 * stay as they were. Returns each row's state before.
 	 */
-	async recordAsSent(rows: AcceptedRow[]): Promise<Map<string, RowState>> {
-		return await this.underLock(async () => {
-			const states = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
-			const toRecord = rows.filter(({ identity }) => states.get(identity) !== 'accepted');
-			// SENT too: a row held in doubt by its key before 0.5.0 had its SENT taken back by the claim.
-			const sent = toRecord.map(({ identity }) => SENT + identity);
-			if (toRecord.length > 0) await this.record([...sent, ...acceptedValues(toRecord)], true);
-			await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
-			this.keepIds(toRecord);
-			return states;
+	async recordAsSent(
+		rows: AcceptedRow[],
+		confirm?: (foundUnderWider: string[]) => Promise<Set<string>>,
+	): Promise<Map<string, RowState>> {
+		let toConfirm: AcceptedRow[] = [];
+		const states = await this.underLock(async () => {
+			const claimed = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
+			const toRecord = rows.filter(({ identity }) => claimed.get(identity) !== 'accepted');
+			if (confirm) toConfirm = toRecord.filter(({ identity }) => this.widerHits.has(identity));
+			await this.recordLocked(toRecord.filter((row) => !toConfirm.includes(row)));
+			return claimed;
 		});
+		if (toConfirm.length === 0) return states;
+		const confirmed = await confirm!(toConfirm.map(({ identity }) => identity));
+		const toRecord = toConfirm.filter(({ identity }) => confirmed.has(identity));
+		if (toRecord.length > 0) await this.underLock(async () => await this.recordLocked(toRecord));
+		return states;
+	}
+
+	/** Records rows as accepted with their IDs (under the lock), and ends the run's use of the record. */
+	private async recordLocked(toRecord: AcceptedRow[]): Promise<void> {
+		// SENT too: a row held in doubt by its key before 0.5.0 had its SENT taken back by the claim.
+		const sent = toRecord.map(({ identity }) => SENT + identity);
+		if (toRecord.length > 0) await this.record([...sent, ...acceptedValues(toRecord)], true);
+		await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
+		this.keepIds(toRecord);
 	}
 
 	/** Duplicate Protection → Forget All Rows Sent Before: the node's record and kept IDs. */

@@ -44,6 +44,20 @@ function acceptingCandidates(formId: string, times = 5) {
 	return requests;
 }
 
+/** Get Status: each transaction `TXN-<name>` is on `formId` (the contract's shape), as often as asked. */
+function transactionsOn(formId: string, times = 5) {
+	const { scope, requests } = mockService();
+	scope
+		.get(`${V}/transactions/info`)
+		.query(true)
+		.times(times)
+		.reply(200, (uri) => {
+			const txnId = new URL(uri, 'https://cv.test').searchParams.get('txnId');
+			return success({ transactionId: txnId, formId, verificationList: [] });
+		});
+	return requests;
+}
+
 interface KeyedFixture {
 	profile: INodeParameters;
 	items: IDataObject[];
@@ -177,6 +191,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 					keptId: `TXN-${String(name)}`,
 					where: say.whereToCheck([undefined]),
 					stops: false,
+					how: { kind: 'confirmed', what: 'form', readLabel: ACTIONS.transactionGetStatus },
 				}),
 			);
 			expect(outputJson(result)).toEqual(
@@ -191,6 +206,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 
 	it('one manual run of Record Rows as Sent with the written-back IDs clears them: the next run outputs alreadySent with those IDs', async () => {
 		const requests = acceptingCandidates('form-1');
+		const reads = transactionsOn('form-1');
 		const record = recordOf(keyed);
 		const options: Partial<RunOptions> = {
 			items: keyed.items.map((item) => ({ ...item, transactionId: `TXN-${String(item.name)}` })),
@@ -210,6 +226,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 
 		expect([recorded.error?.message, next.error?.message]).toEqual([undefined, undefined]);
 		expect(requests).toHaveLength(0);
+		expect(reads).toHaveLength(2);
 		expect(outputJson(recorded).map(({ recordedAsSent }) => recordedAsSent)).toEqual([true, true]);
 		expect(
 			outputJson(next).map(({ transactionId, alreadySent }) => [transactionId, alreadySent]),
@@ -276,6 +293,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 			transactionId: `TXN-Candidate ${index}`,
 		}));
 		const requests = acceptingCandidates('form-1', 1000);
+		const reads = transactionsOn('form-1', 1000);
 		const options = { items, typeVersion: 2, credentialId: 'cred-1000', ...recordOf(big) };
 
 		const held = await runActionNode({ ...options, parameters: big.profile, continueOnFail: true });
@@ -290,6 +308,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 		const next = await runActionNode({ ...options, parameters: big.profile });
 
 		expect(requests).toHaveLength(0);
+		expect(reads).toHaveLength(1000);
 		expect(outputJson(held).filter(({ inDoubt }) => inDoubt)).toHaveLength(1000);
 		expect(outputJson(recorded).filter(({ recordedAsSent }) => recordedAsSent)).toHaveLength(1000);
 		const ids = outputJson(next).map(({ transactionId, alreadySent }) => [
@@ -307,6 +326,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 			field: 'transactionId',
 			where: 'w',
 			stops: false,
+			how: { kind: 'person' },
 		});
 		expect(description).toContain(say.SWITCH_BACK);
 	});
