@@ -1,6 +1,6 @@
 'use strict';
 
-const { CHECK_STATES, NOTIFICATION_ACTIONS, PURPOSES } = require('./constants');
+const { CHECK_STATES, CHECK_WITHOUT_REPORT, NOTIFICATION_ACTIONS, PURPOSES } = require('./constants');
 const { reply } = require('./http-utils');
 const ids = require('./ids');
 const transactions = require('./transactions');
@@ -206,8 +206,8 @@ function createApiRoutes({ state, clock, files, orgId, moveCheck, notifyAction }
 		const check = transactions.findCheck(transaction, params.verificationName);
 		if (!check) return reply.failure(404, 'Verification not found for this transaction');
 		if (state.pages === 'current') {
-			const completed = check.state === CHECK_STATES.completed;
-			const reportUrl = completed ? transactions.checkReportUrl(transaction, check, files, nowIso()) : null;
+			const hasReport = check.state === CHECK_STATES.completed && check.name !== CHECK_WITHOUT_REPORT;
+			const reportUrl = hasReport ? transactions.checkReportUrl(transaction, check, files, nowIso()) : null;
 			return reply.success(structuredClone(transactions.currentCheckView(check, reportUrl)));
 		}
 		const reportUrl = transactions.checkReportUrl(transaction, check, files, nowIso());

@@ -83,6 +83,14 @@ const FILE_CATEGORIES = [
 	'bgv-permanent-address-postal',
 ];
 
+/**
+ * Current pages mode: the check that has no report even once COMPLETED (its status's reportUrl stays
+ * null), so that flows meet "a completed check without a report" (a sandbox choice: the pages do not say
+ * which checks have none; the police verification at an address is one whose result may come without a
+ * document).
+ */
+const CHECK_WITHOUT_REPORT = 'bgv-police-verification';
+
 const CHECK_STATES = {
 	notStarted: 'NOT_STARTED',
 	inProgress: 'IN_PROGRESS',
@@ -152,6 +160,7 @@ module.exports = {
 	ADDRESS_FIELDS,
 	FILE_CATEGORIES,
 	CHECK_STATES,
+	CHECK_WITHOUT_REPORT,
 	NOTIFICATION_ACTIONS,
 	VERIFICATION_ID_MODES,
 	PAGES_MODES,

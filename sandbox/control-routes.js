@@ -6,7 +6,7 @@ const { CHECK_STATES, NOTIFICATION_ACTIONS, PAGES_MODES, VERIFICATION_ID_MODES }
 const { reply } = require('./http-utils');
 const ids = require('./ids');
 const transactions = require('./transactions');
-const { validate, transitionSchema, raiseInsufficiencySchema } = require('./validation');
+const { validate, transitionSchema, raiseInsufficiencySchema, skipSchema } = require('./validation');
 
 const MAX_GENERATED_FILE_BYTES = 512 * 1024 * 1024;
 const PDF_HEADER = Buffer.from('%PDF-1.4\n');
@@ -67,6 +67,26 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		moveCheck(transaction, transactions.storedCheckName(state.pages, body.verificationName), body.newState);
 		const { transactionId, verificationName, newState } = body;
 		return reply.json({ transactionId, verificationName, newState });
+	}
+
+	/**
+	 * Marks a check the form lets the candidate skip as skipped (markedAsSkip, shown in current pages
+	 * mode), as the candidate does at the service. Its state stays as it was and nothing is notified
+	 * (sandbox choices: no public page shows either).
+	 */
+	function markSkipped({ body }) {
+		const problems = validate(skipSchema, body);
+		if (problems.length) return invalidControl(problems);
+		const transaction = state.transactions.get(body.transactionId);
+		if (!transaction) return reply.failure(404, 'Transaction not found');
+		const check = transactions.findCheck(transaction, transactions.storedCheckName(state.pages, body.verificationName));
+		const form = state.forms.get(transaction.formId);
+		const listed = check && form && form.verificationList.find((item) => item.name === check.name);
+		if (!listed || listed.skipAllowed !== true) {
+			return invalidControl(['"verificationName" is not a check of this transaction that the form lets the candidate skip']);
+		}
+		check.markedAsSkip = true;
+		return reply.json({ transactionId: transaction.transactionId, verificationName: check.name, markedAsSkip: true });
 	}
 
 	/**
@@ -178,6 +198,7 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		{ method: 'POST', path: '/__sandbox/clock', body: 'json', handler: advanceClock },
 		{ method: 'POST', path: '/__sandbox/transition', body: 'json', handler: transition },
 		{ method: 'POST', path: '/__sandbox/insufficiency', body: 'json', handler: raiseInsufficiency },
+		{ method: 'POST', path: '/__sandbox/skip', body: 'json', handler: markSkipped },
 		{ method: 'POST', path: '/__sandbox/notifications', body: 'json', handler: setNotifications },
 		{ method: 'POST', path: '/__sandbox/pages', body: 'json', handler: setPages },
 	];

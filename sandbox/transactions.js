@@ -188,14 +188,14 @@ function currentTransactionView(transaction, form) {
 			...(mobile !== undefined && { mobile }),
 			profileDetails: profileDetails(transaction),
 		},
-		verificationList: transaction.verificationList.map(({ name, state }) => {
+		verificationList: transaction.verificationList.map(({ name, state, markedAsSkip }) => {
 			const item = listed.get(name) || {};
 			return {
 				name,
 				state,
 				consentMessage: consentMessageOf(name),
 				skipAllowed: item.skipAllowed === true,
-				markedAsSkip: false,
+				markedAsSkip: markedAsSkip === true,
 				marksheetRequired: item.marksheetRequired === true,
 				category: categoryOf(name),
 			};

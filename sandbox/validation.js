@@ -406,6 +406,12 @@ const transitionSchema = object({
 	newState: required(string()),
 });
 
+/** POST /__sandbox/skip: the check of a transaction the candidate skips. */
+const skipSchema = object({
+	transactionId: required(string()),
+	verificationName: required(string({ valid: SUBMISSION_VERIFICATION_NAMES })),
+});
+
 module.exports = {
 	// The building blocks, for routes that declare their own schemas (kyc-routes.js).
 	object,
@@ -424,6 +430,7 @@ module.exports = {
 	uploadQuerySchema,
 	transactionQuerySchema,
 	transitionSchema,
+	skipSchema,
 	insufficiencyResolutionSchema,
 	raiseInsufficiencySchema,
 };

@@ -36,6 +36,7 @@ const SHEET = 'cvExampleSheetRows';
 const REPORT = 'cvExampleReportToHr';
 const SWEEP = 'cvExampleSweep';
 const ACTIONS = 'cvExampleActions';
+const INSUFFICIENCY = 'cvExampleInsuff1';
 const SMTP_CREDENTIAL = 'Local SMTP catcher';
 /**
  * The sandbox's pages mode the examples run against: `current` (the provider's current pages: top-level
@@ -43,10 +44,18 @@ const SMTP_CREDENTIAL = 'Local SMTP catcher';
  * integration suite (test/integration/sandbox-flow.test.ts).
  */
 const PAGES = process.env.CV_EXAMPLES_PAGES || 'current';
-/** The report files one completed transaction of the examples form gives (its two checks in `current`). */
-const reportFiles = (transactionId) =>
+/**
+ * What notifications carry as verificationId: the check's ID, as every public page shows (the sandbox's
+ * POST /__sandbox/notifications), so the insufficiency loop runs on IDs with no Checks filter.
+ */
+const NOTIFY_CHECK_BY = process.env.CV_EXAMPLES_NOTIFY_CHECK_BY || 'id';
+/**
+ * The report files one done transaction gives: in `current`, one per check of its form that has a report
+ * (bgv-police-verification has none there, the sandbox's CHECK_WITHOUT_REPORT) and is not skipped.
+ */
+const reportFiles = (transactionId, checks = ['bgv-cibil', 'bgv-criminal']) =>
 	PAGES === 'current'
-		? [`report-${transactionId}-bgv-cibil.pdf`, `report-${transactionId}-bgv-criminal.pdf`]
+		? checks.filter((check) => check !== 'bgv-police-verification').map((check) => `report-${transactionId}-${check}.pdf`)
 		: [`report-${transactionId}.pdf`];
 /** The node that downloads them. */
 const DOWNLOAD = PAGES === 'current' ? 'Download Check Report' : 'Download Report';
@@ -84,6 +93,11 @@ function output(execution, nodeName, index = 0) {
 	}));
 }
 const ran = (execution, nodeName) => output(execution, nodeName) !== undefined;
+/** Every item a node output on its first output, over all its runs in the execution. */
+const outputOfEveryRun = (execution, nodeName) =>
+	(execution.data.resultData.runData[nodeName] ?? []).flatMap((run) =>
+		(run.data?.main?.[0] ?? []).map((item) => ({ ...item.json, $binary: item.binary })),
+	);
 
 function failure(execution) {
 	const error = execution.data.resultData.error;
@@ -271,10 +285,42 @@ async function actionsCounts() {
 	};
 }
 
+const SUBMITS = [
+	'Submit Employment Check',
+	'Submit Credit Check',
+	'Submit Court Record Check',
+	'Submit Police Verification',
+	'Submit 10th Education',
+];
+const isUpload = (request) => request.path === '/utility/api/1.0/files';
+
+/**
+ * A run again of candidates to reports: nothing created but a document uploaded again per candidate whose
+ * transaction ID this n8n knows, each of whose five checks went to Submit and came out alreadySent (no
+ * check state is tested). Returns the number of candidates that went to Submit.
+ */
+function assertRunAgain(execution, requests, before, after) {
+	const created = requests.filter(creates);
+	assert.equal(created.filter((request) => !isUpload(request)).length, 0, `sent again: ${describeCreating(requests)}`);
+	const uploads = created.filter(isUpload).length;
+	assert.deepEqual(after, { ...before, files: before.files + uploads });
+	const profiles = output(execution, 'Create Profile');
+	assert.ok(profiles.length > 0 && profiles.every((item) => item.alreadySent === true), 'a candidate was created again');
+	assert.equal(output(execution, 'New Candidate?', 1).length, profiles.length);
+	const known = output(execution, 'Transaction ID Known?', 0) ?? [];
+	assert.equal(uploads, known.length, `${uploads} uploads for ${known.length} candidates with a known ID`);
+	for (const submit of SUBMITS) {
+		const submitted = known.length ? output(execution, submit) : [];
+		assert.equal(submitted.length, known.length, `${submit}: ${submitted.length} items`);
+		assert.ok(submitted.every((item) => item.alreadySent === true), `${submit} sent a check again`);
+	}
+	return known.length;
+}
+
 async function actionsRun(state, label) {
 	const first = label === 'run 1';
 	await report.step(
-		`candidates to reports, ${label}: ${first ? 'the form, candidates, uploads, submissions and the webhook configuration created' : 'nothing created again (the same form, candidates, files, submissions, webhook configuration)'}`,
+		`candidates to reports, ${label}: ${first ? 'the form, candidates, uploads, submissions and the webhook configuration created' : 'no form, candidate, check or webhook configuration created again: every check of a candidate whose ID is known goes to Submit, which skips each one (alreadySent); only its document is uploaded again'}`,
 		async () => {
 			const before = await actionsCounts();
 			const { value: execution, requests } = await received(() => run(ACTIONS, 'Start'));
@@ -287,22 +333,18 @@ async function actionsRun(state, label) {
 				state.actions = after;
 				return `first run: ${summary}`;
 			}
-			assert.equal(requests.filter(creates).length, 0, `sent again: ${describeCreating(requests)}`);
-			assert.deepEqual(after, before);
 			const [form] = output(execution, 'Create Form');
 			assert.equal(form.alreadySent, true, 'the form was not recognised as created before');
 			state.actions = after;
 			if (form._id) {
 				assert.equal(execution.status, 'success', failure(execution));
-				const profiles = output(execution, 'Create Profile');
-				assert.ok(profiles.every((item) => item.alreadySent === true), 'a candidate was created again');
-				assert.equal(output(execution, 'New Candidate?', 1).length, profiles.length);
-				// Every check submitted by run 1: no candidate has checks left, nothing is uploaded again.
-				assert.equal(output(execution, 'Checks Left?', 1).length, profiles.length);
-				assert.ok(!ran(execution, 'Make Employment Document'));
-				return `form ID known: every candidate alreadySent, no checks left, ended at Checks Left? (false branch); ${summary}`;
+				// Every check of each candidate goes to Submit; its duplicate protection skips those run 1 submitted.
+				const resubmitted = assertRunAgain(execution, requests, before, after);
+				return `form ID known: every candidate alreadySent; ${resubmitted} went to Submit, every check alreadySent; ${summary}`;
 			}
 			// A manual run after a restart may not know the form's ID: it ends at Form ID Known?, having sent nothing.
+			assert.equal(requests.filter(creates).length, 0, `sent again: ${describeCreating(requests)}`);
+			assert.deepEqual(after, before);
 			assert.equal(execution.status, 'success', failure(execution));
 			assert.equal(output(execution, 'Form ID Known?', 1).length, 1);
 			assert.ok(!ran(execution, 'Candidate List'));
@@ -312,18 +354,29 @@ async function actionsRun(state, label) {
 			try {
 				const { value: pinned, requests: pinnedRequests } = await received(() => run(ACTIONS, 'Start'));
 				assert.equal(pinned.status, 'success', failure(pinned));
-				assert.equal(pinnedRequests.filter(creates).length, 0, `sent again: ${describeCreating(pinnedRequests)}`);
-				assert.deepEqual(await actionsCounts(), before);
-				const profiles = output(pinned, 'Create Profile');
-				assert.ok(profiles.length > 0 && profiles.every((item) => item.alreadySent === true), 'a candidate was created again');
-				assert.equal(output(pinned, 'New Candidate?', 1).length, profiles.length);
-				assert.ok(!ran(pinned, 'Make Employment Document'));
+				assertRunAgain(pinned, pinnedRequests, before, await actionsCounts());
 			} finally {
 				await n8n.rest('PATCH', `/workflows/${ACTIONS}`, { pinData: {} });
 			}
 			return `form ID not known to this n8n: the run ended at Form ID Known? (false branch); with the form's ID pinned on Create Form (its note's advice) every candidate alreadySent, nothing sent; ${summary}`;
 		},
 	);
+}
+
+/** The production webhook URL of an example's trigger. */
+const webhookUrlOf = (file) => `${N8N_URL}/webhook/${example(file).nodes.find((node) => node.webhookId).webhookId}/webhook`;
+const webhookConfigOf = async (webhookUrl) => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === webhookUrl);
+
+/** Activates a trigger workflow through the public API, then waits until the service holds its new secret. */
+async function activateTrigger(workflowId, webhookUrl) {
+	const before = await webhookConfigOf(webhookUrl);
+	await n8n.api('POST', `/workflows/${workflowId}/activate`);
+	await waitFor(
+		() => webhookConfigOf(webhookUrl),
+		(config) => config && (!before || config.apiKey !== before.apiKey),
+		'the new secret at the service',
+	);
+	await sleep(1000); // the trigger saves its secret in n8n after registering it
 }
 
 // ---------------------------------------------------------------- completed report to HR
@@ -333,11 +386,32 @@ const HR_CASES = {
 	downloadFails: 'Sunita Bose',
 	emailFails: 'Arjun Pillai',
 	sameMoment: 'Kavya Menon',
+	skipped: 'Ira Kapoor',
+	partlyWithoutReport: 'Dev Malhotra',
+	withoutReport: 'Leela Joshi',
 };
+/**
+ * The form of each case's candidate (`main` when not listed): the examples form is bgv-cibil and
+ * bgv-criminal (skippable); bgv-police-verification is the sandbox's check with no report.
+ */
+const CASE_FORMS = { partlyWithoutReport: 'partlyWithoutReport', withoutReport: 'withoutReport' };
+const FORM_CHECKS = {
+	main: [
+		{ name: 'bgv-cibil', skipAllowed: false },
+		{ name: 'bgv-criminal', skipAllowed: true },
+	],
+	partlyWithoutReport: [
+		{ name: 'bgv-cibil', skipAllowed: false },
+		{ name: 'bgv-police-verification', skipAllowed: false },
+	],
+	withoutReport: [{ name: 'bgv-police-verification', skipAllowed: false }],
+};
+/** An email's text part as written (quoted-printable soft line breaks and escapes undone). */
+const mailText = (mail) =>
+	mail.raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
 
 function reportFlow(catcher) {
-	const trigger = example('completed-report-to-hr.json').nodes.find((node) => node.type.endsWith('Trigger'));
-	const webhookUrl = `${N8N_URL}/webhook/${trigger.webhookId}/webhook`;
+	const webhookUrl = webhookUrlOf('completed-report-to-hr.json');
 	const mails = (name) => catcher.messages.filter((message) => message.subject === `Verification completed: ${name}`);
 	const isFor = (transactionId) => (execution) =>
 		output(execution, 'Check Completed')?.[0]?.transactionId === transactionId;
@@ -357,9 +431,11 @@ function reportFlow(catcher) {
 			Boolean,
 			'the report flow to register at the sandbox',
 		);
-	async function notify(transactionId, verificationId = 'bgv-criminal') {
+	/** A check's COMPLETED notification as the service sends it (its last check by default). */
+	async function notify(transactionId, checkName) {
 		await waitActive();
 		const { apiKey } = await registered();
+		const verificationId = await notifiedCheck(transactionId, checkName);
 		const response = await fetch(webhookUrl, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-webhook-key': apiKey },
@@ -384,12 +460,8 @@ function reportFlow(catcher) {
 		);
 	/** Activates through the public API, then waits until n8n serves the webhook with a secret the service holds. */
 	async function activate() {
-		const find = async () => (await sandboxState()).webhookConfigs.find((c) => c.endpoint === webhookUrl);
-		const before = await find();
-		await n8n.api('POST', `/workflows/${REPORT}/activate`);
+		await activateTrigger(REPORT, webhookUrl);
 		await waitActive();
-		await waitFor(find, (config) => config && (!before || config.apiKey !== before.apiKey), 'the new secret at the service');
-		await sleep(1000); // the trigger saves its secret in n8n after registering it
 	}
 	const transition = (transactionId, verificationName) =>
 		sandbox('POST', '/__sandbox/transition', { transactionId, verificationName, newState: 'COMPLETED' });
@@ -417,11 +489,19 @@ function reportFlow(catcher) {
 		);
 		return n8n.waitForExecution(again.id);
 	}
-	return { webhookUrl, mails, isFor, executionsFor, registered, waitActive, activate, notify, complete, retry };
+	return { webhookUrl, mails, isFor, executionsFor, registered, waitActive, activate, notify, transition, complete, retry };
 }
 
-async function newCandidate(state, name) {
-	const { data } = await api('POST', `/ekyc-forms/${state.formId}/diy-candidate`, {
+/** What notifications name a check by (NOTIFY_CHECK_BY): its ID (subType) or its name; the last check by default. */
+async function notifiedCheck(transactionId, checkName) {
+	const transaction = (await sandboxState()).transactions.find((each) => each.transactionId === transactionId);
+	const checks = transaction.verificationList;
+	const check = checkName ? checks.find((each) => each.name === checkName) : checks[checks.length - 1];
+	return NOTIFY_CHECK_BY === 'id' ? check.subType : check.name;
+}
+
+async function newCandidate(state, name, formId = state.formId) {
+	const { data } = await api('POST', `/ekyc-forms/${formId}/diy-candidate`, {
 		name,
 		gender: 'Female',
 		mobile: '+919900112233',
@@ -445,7 +525,9 @@ async function hrFirstRun(state, catcher) {
 	const hr = (state.hr = { candidates: {}, emails: {} });
 	for (const [key, name] of Object.entries(HR_CASES))
 		hr.candidates[key] =
-			name === 'Asha Verma' ? state.sheet.written.find((row) => row.name === name).transactionId : await newCandidate(state, name);
+			name === 'Asha Verma'
+				? state.sheet.written.find((row) => row.name === name).transactionId
+				: await newCandidate(state, name, state.forms[CASE_FORMS[key] || 'main']);
 	const txn = hr.candidates;
 	let active = false;
 	try {
@@ -518,7 +600,7 @@ async function hrFirstRun(state, catcher) {
 				const executions = await flow.executionsFor(txn.normal, 3);
 				assert.equal(executions.length, 3);
 				assert.ok(executions.every((e) => e.status === 'success'), executions.map(failure).join(' | '));
-				const open = executions.filter((e) => output(e, 'All Checks Completed?', 1)?.length === 1);
+				const open = executions.filter((e) => output(e, 'All Checks Done?', 1)?.length === 1);
 				assert.equal(open.length, 1, 'the first notification (one check still open) should take the false branch');
 				const downloads = executions.filter((e) => (output(e, DOWNLOAD) ?? []).length > 0);
 				assert.equal(downloads.length, 1, `${downloads.length} executions downloaded the report`);
@@ -604,6 +686,41 @@ async function hrFirstRun(state, catcher) {
 				return `${hr.emails.sameMoment} email(s) this run`;
 			},
 		);
+
+		await report.step(
+			'completed report to HR: a check the candidate skipped counts as done; a completed check without a report is named, not downloaded; a candidate none of whose checks has a report gets one email naming it',
+			async () => {
+				const results = [];
+				// Ira Kapoor skips bgv-criminal (nothing is notified), then bgv-cibil completes: one execution, one email.
+				await sandbox('POST', '/__sandbox/skip', { transactionId: txn.skipped, verificationName: 'bgv-criminal' });
+				const cases = [
+					['skipped', ['bgv-cibil'], ['bgv-criminal (skipped)']],
+					['partlyWithoutReport', ['bgv-police-verification', 'bgv-cibil'], ['bgv-police-verification (no report)']],
+					['withoutReport', ['bgv-police-verification'], ['bgv-police-verification (no report)']],
+				];
+				for (const [key, completed, notAttached] of cases) {
+					const transactionId = txn[key];
+					for (const [index, check] of completed.entries()) {
+						await flow.transition(transactionId, check);
+						await flow.executionsFor(transactionId, index + 1);
+					}
+					const executions = await flow.executionsFor(transactionId, completed.length);
+					assert.ok(executions.every((e) => e.status === 'success'), executions.map(failure).join(' | '));
+					const [last] = executions;
+					assert.equal(output(last, 'All Checks Done?', 0).length, 1, `${key}: not done`);
+					const files = (output(last, DOWNLOAD) ?? []).map((item) => item.$binary.report.fileName);
+					const checks = FORM_CHECKS[CASE_FORMS[key] || 'main'].map((check) => check.name);
+					assert.deepEqual(files, reportFiles(transactionId, checks.filter((check) => completed.includes(check))));
+					hr.emails[key] = flow.mails(HR_CASES[key]).length;
+					assert.equal(hr.emails[key], 1, `${key}: ${hr.emails[key]} emails`);
+					const text = mailText(flow.mails(HR_CASES[key])[0]);
+					assert.ok(text.includes(`No report attached for: ${notAttached.join(', ')}.`), `${key}: ${text.slice(-400)}`);
+					for (const file of files) assert.ok(text.includes(file), `${file} not attached`);
+					results.push(`${HR_CASES[key]}: ${files.length} attached, named ${notAttached.join(', ')}`);
+				}
+				return results.join('; ');
+			},
+		);
 	} finally {
 		// Stays active across the restart (phase 2 posts to it again); run.sh stops n8n at the end.
 		hr.active = active;
@@ -640,12 +757,12 @@ const EVENT_SUMMARY = 'cvExampleTrigger';
 async function eventSummaryRun(state, label) {
 	const transactionId = state.hr && state.hr.candidates.normal;
 	if (!transactionId) return;
-	const trigger = example('verification-event-summary.json').nodes.find((node) => node.type.endsWith('Trigger'));
-	const webhookUrl = `${N8N_URL}/webhook/${trigger.webhookId}/webhook`;
-	const event = { transactionId, verificationId: 'bgv-criminal', newState: 'COMPLETED' };
+	const webhookUrl = webhookUrlOf('verification-event-summary.json');
+	const verificationId = await notifiedCheck(transactionId, 'bgv-criminal');
+	const event = { transactionId, verificationId, newState: 'COMPLETED' };
 	const isEvent = (execution) => {
 		const [item] = output(execution, 'Candidate Verification Trigger') ?? [];
-		return item && item.transactionId === transactionId && item.verificationId === 'bgv-criminal' && item.newState === 'COMPLETED';
+		return item && item.transactionId === transactionId && item.verificationId === verificationId && item.newState === 'COMPLETED';
 	};
 	const finished = async () =>
 		(await n8n.executions(EVENT_SUMMARY)).filter((e) => e.status !== 'running' && e.status !== 'new' && isEvent(e));
@@ -674,18 +791,139 @@ async function eventSummaryRun(state, label) {
 	);
 }
 
+// ---------------------------------------------------------------- insufficiency loop
+const INSUFFICIENCY_URL = webhookUrlOf('insufficiency-loop.json');
+const INSUFFICIENCY_CHECK = 'bgv-criminal';
+
+/** The finished executions of the insufficiency loop for one transaction, newest first, once there are `count`. */
+const insufficiencyExecutions = (transactionId, count) =>
+	waitFor(
+		async () =>
+			(await n8n.executions(INSUFFICIENCY)).filter(
+				(e) =>
+					e.status !== 'running' &&
+					e.status !== 'new' &&
+					output(e, 'Insufficiency Raised')?.[0]?.transactionId === transactionId,
+			),
+		(list) => list.length >= count,
+		`${count} executions of the insufficiency loop for ${transactionId}`,
+		60_000,
+	);
+const resolutionsOf = async (transactionId) =>
+	(await sandboxRequests()).filter(
+		(r) => r.method === 'POST' && r.path === `${V}/bgv/insufficiency` && r.body.transactionId === transactionId,
+	);
+const uploadsFor = async (category) =>
+	(await sandboxRequests()).filter((r) => isUpload(r) && r.query.fileCategory === category).length;
+
+/**
+ * Raises the insufficiency on the check and checks the execution it starts: the trigger placed the check
+ * named by its ID (checkName beside verificationId), the candidate was asked (Mark Asked), one upload in the
+ * check's category, and Resolve Insufficiency sent the answer and that upload to the check's ID.
+ */
+async function raiseAndAnswer(insufficiency, questions) {
+	const { transactionId } = insufficiency;
+	const before = (await insufficiencyExecutions(transactionId, 0)).length;
+	const uploadsBefore = await uploadsFor(INSUFFICIENCY_CHECK);
+	const resolutionsBefore = (await resolutionsOf(transactionId)).length;
+	const raised = await sandbox('POST', '/__sandbox/insufficiency', {
+		transactionId,
+		verificationName: INSUFFICIENCY_CHECK,
+		insufficiencies: questions,
+	});
+	const [execution] = await insufficiencyExecutions(transactionId, before + 1);
+	assert.equal(execution.status, 'success', failure(execution));
+	const [event] = output(execution, 'Insufficiency Raised');
+	assert.equal(event.verificationId, NOTIFY_CHECK_BY === 'id' ? raised.verificationId : INSUFFICIENCY_CHECK);
+	if (NOTIFY_CHECK_BY === 'id') assert.equal(event.checkName, INSUFFICIENCY_CHECK, 'the trigger did not place the check');
+	assert.ok(ran(execution, 'Mark Asked'), 'the candidate was not asked');
+	assert.equal(await uploadsFor(INSUFFICIENCY_CHECK), uploadsBefore + 1);
+	const [upload] = output(execution, 'Upload Document');
+	const resolutions = await resolutionsOf(transactionId);
+	assert.equal(resolutions.length, resolutionsBefore + 1);
+	const [question] = raised.insufficiencyData;
+	assert.deepEqual(resolutions[resolutions.length - 1].body, {
+		transactionId,
+		orgId: (await sandboxState()).orgId,
+		subType: raised.verificationId,
+		dataToUpload: {
+			insufficiencyDataList: [{ insufficiencyId: question.insufficiencyId, value: `Collected from the candidate: ${question.label}` }],
+			documents: [
+				{
+					documentType: 'EducationalCertificates',
+					fileType: 'Url',
+					fileName: `insufficiency-${transactionId}.pdf`,
+					document: { label: 'Requested document', url: upload.fileUrl },
+				},
+			],
+		},
+	});
+	return { execution, raised, upload };
+}
+
+async function insufficiencyFirstRun(state) {
+	await report.step(
+		`insufficiency loop, run 1 (notifications name the check by its ${NOTIFY_CHECK_BY}, no Checks filter): raised → What Is Missing → the candidate asked → uploaded → Resolve Insufficiency sends the answer and the document to the check's ID`,
+		async () => {
+			await activateTrigger(INSUFFICIENCY, INSUFFICIENCY_URL);
+			const insufficiency = (state.insufficiency = { transactionId: await newCandidate(state, 'Rohan Gupta') });
+			const { execution, raised } = await raiseAndAnswer(insufficiency, [{ label: 'Court case number, if any', type: 'text' }]);
+			Object.assign(insufficiency, { verificationId: raised.verificationId, question: raised.insufficiencyData[0] });
+			return `execution ${execution.id}: verificationId ${raised.verificationId}, checkName ${output(execution, 'Insufficiency Raised')[0].checkName}, answered`;
+		},
+	);
+}
+
+async function insufficiencySecondRun(state) {
+	await report.step(
+		'insufficiency loop, run 2 (after an n8n restart): the raised notification delivered again ends at Still Missing? and sends nothing; the same question raised again is asked again and answered with a new upload',
+		async () => {
+			const insufficiency = state.insufficiency;
+			assert.ok(insufficiency && insufficiency.verificationId, 'the first phase answered no insufficiency');
+			const { transactionId } = insufficiency;
+			const config = await waitFor(() => webhookConfigOf(INSUFFICIENCY_URL), Boolean, 'the insufficiency loop registered');
+			await sleep(2000); // re-activated at boot: the trigger saves the secret it registered
+			const { deliveries } = await sandboxState();
+			const delivered = deliveries.filter(
+				(d) => d.endpoint === INSUFFICIENCY_URL && d.payload.transactionId === transactionId && d.payload.action === 'insufficiency-raised',
+			);
+			const before = (await insufficiencyExecutions(transactionId, 0)).length;
+			const resolutionsBefore = (await resolutionsOf(transactionId)).length;
+			const { apiKey } = await webhookConfigOf(INSUFFICIENCY_URL);
+			const response = await fetch(INSUFFICIENCY_URL, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-webhook-key': apiKey },
+				body: JSON.stringify(delivered[delivered.length - 1].payload),
+			});
+			assert.equal(response.status, 200, `notification answered ${response.status} (config ${config.id})`);
+			const [again] = await insufficiencyExecutions(transactionId, before + 1);
+			assert.equal(again.status, 'success', failure(again));
+			assert.equal(output(again, 'Still Missing?', 1).length, 1, 'the answered question did not end at Still Missing?');
+			assert.ok(!ran(again, 'Collect From Candidate'));
+			assert.equal((await resolutionsOf(transactionId)).length, resolutionsBefore, 'the answers were sent again');
+
+			const { execution, upload } = await raiseAndAnswer(insufficiency, [{ ...insufficiency.question }]);
+			const urls = (await resolutionsOf(transactionId)).map((r) => r.body.dataToUpload.documents[0].document.url);
+			assert.equal(new Set(urls).size, urls.length, 'an upload was sent twice');
+			await n8n.api('POST', `/workflows/${INSUFFICIENCY}/deactivate`).catch(() => {});
+			return `delivered again: execution ${again.id} ended at Still Missing?; raised again: execution ${execution.id} answered with ${upload.fileUrl.split('/').pop()}`;
+		},
+	);
+}
+
 // ---------------------------------------------------------------- sweep of open transactions
 async function sweepRun(state) {
 	const asha = state.hr && state.hr.candidates.normal;
 	const rahul = state.sheet && state.sheet.written.find((row) => row.name === 'Rahul Mehta').transactionId;
 	if (!asha || !rahul) return;
+	const { skipped: ira, withoutReport: leela } = state.hr.candidates;
 	const label = PHASE === 'first' ? 'run 1' : 'run 2 (after an n8n restart)';
 	await report.step(
-		`sweep of open transactions, ${label} (Schedule Trigger run once): the completed one gets its report, the open one stays open, nothing created`,
+		`sweep of open transactions, ${label} (Schedule Trigger run once): the done ones get their reports (a skipped check counts as done and is named; a transaction with no report at all comes out without a file), the open one stays open, nothing created`,
 		async () => {
 			if (PHASE === 'first')
 				await editNode(SWEEP, 'Open Transactions', (parameters) => {
-					parameters.jsCode = parameters.jsCode.replace(/\[[^\]]*\]/, JSON.stringify([asha, rahul]));
+					parameters.jsCode = parameters.jsCode.replace(/\[[^\]]*\]/, JSON.stringify([asha, rahul, ira, leela]));
 				});
 			const { value: execution, requests } = await received(() => run(SWEEP, 'Every Hour'));
 			assert.equal(execution.status, 'success', failure(execution));
@@ -693,12 +931,26 @@ async function sweepRun(state) {
 			const reads = output(execution, 'Get Status');
 			assert.deepEqual(
 				reads.map((read) => read.transactionId),
-				[asha, rahul],
+				[asha, rahul, ira, leela],
 			);
-			const done = output(execution, 'Completed Reports');
+			// Completed Reports runs once per branch that reaches it (a report downloaded, or none at all).
+			const done = outputOfEveryRun(execution, 'Completed Reports').map((item) => ({ ...item, $binary: undefined }));
+			const doneItem = (transactionId, candidate, report, notAttached) => ({
+				transactionId,
+				candidate,
+				report,
+				notAttached: PAGES === 'current' ? notAttached : [],
+				status: 'done',
+				$binary: undefined,
+			});
+			const byReport = (a, b) => `${a.transactionId}/${a.report}`.localeCompare(`${b.transactionId}/${b.report}`);
 			assert.deepEqual(
-				done.map((item) => ({ ...item, $binary: undefined })),
-				reportFiles(asha).map((file) => ({ transactionId: asha, candidate: 'Asha Verma', report: file, status: 'done', $binary: undefined })),
+				done.sort(byReport),
+				[
+					...reportFiles(asha).map((file) => doneItem(asha, 'Asha Verma', file, [])),
+					...reportFiles(ira, ['bgv-cibil']).map((file) => doneItem(ira, 'Ira Kapoor', file, ['bgv-criminal (skipped)'])),
+					doneItem(leela, 'Leela Joshi', '', ['bgv-police-verification (no report)']),
+				].sort(byReport),
 			);
 			const open = output(execution, 'Still Open');
 			assert.deepEqual(
@@ -725,26 +977,28 @@ async function main() {
 	await n8n.createApiKey(`examples-${PHASE}-${Date.now()}`);
 	const catcher = await startSmtpCatcher({ port: SMTP_PORT });
 	await sandbox('POST', '/__sandbox/pages', { pages: PAGES });
+	await sandbox('POST', '/__sandbox/notifications', { verificationId: NOTIFY_CHECK_BY });
 	try {
 		if (PHASE === 'first') {
 			const state = {};
-			// The form the sheet's candidates are added to: two checks, so a transaction is COMPLETED
-			// only after both (the report flow must wait for the second notification).
+			// The form the sheet's candidates are added to (`main`): two checks, so a transaction is done
+			// only after both (the report flow must wait for the second notification), the second one
+			// skippable; and two forms with the check that has no report (FORM_CHECKS).
 			const purposes = (await api('GET', '/purposes')).data.list;
-			state.formId = (
-				await api('POST', '/ekyc-forms', {
-					name: 'Examples form',
+			state.forms = {};
+			for (const [key, verifications] of Object.entries(FORM_CHECKS)) {
+				const { data } = await api('POST', '/ekyc-forms', {
+					name: `Examples form (${key})`,
 					purpose: purposes.find((purpose) => purpose.name === 'BGV')._id,
 					expiry: Math.floor(Date.now() / 1000) + 30 * 86400,
-					verifications: [
-						{ name: 'bgv-cibil', skipAllowed: false },
-						{ name: 'bgv-criminal', skipAllowed: false },
-					],
+					verifications,
 					userPaymentRequired: false,
 					type: 'diy',
 					sharing: { visibility: 'private' },
-				})
-			).data._id;
+				});
+				state.forms[key] = data._id;
+			}
+			state.formId = state.forms.main;
 			state.smtp = await smtpCredential();
 			await sheetFirstRun(state);
 			// checks.js has run it once already in the full suite; the examples scope runs it first here.
@@ -752,6 +1006,7 @@ async function main() {
 			await actionsRun(state, 'run 2 (the same n8n process)');
 			if (state.sheet) await hrFirstRun(state, catcher);
 			await sweepRun(state);
+			await insufficiencyFirstRun(state);
 			await eventSummaryRun(state, 'run 1');
 			state.emailsFirstPhase = catcher.messages.length;
 			saveState(state);
@@ -762,6 +1017,7 @@ async function main() {
 			await actionsRun(state, 'run 3 (after an n8n restart)');
 			await hrSecondRun(state, catcher);
 			await sweepRun(state);
+			await insufficiencySecondRun(state);
 			await eventSummaryRun(state, 'run 2 (after an n8n restart)');
 			await n8n.api('POST', `/workflows/${REPORT}/deactivate`).catch(() => {});
 			saveState({ ...state, emailsSecondPhase: catcher.messages.length });

@@ -8,10 +8,10 @@
 const PER_CHECK_REPORT_BRANCH = ['Each Check', 'Get Check Report', 'Check Report Ready?', 'Download Check Report'];
 
 /**
- * The nodes of "candidates to reports" for candidates an earlier run created (whose checks may be left to
- * submit): a first run creates every candidate, so they do not run in it.
+ * The nodes of "candidates to reports" only candidates an earlier run created go through (then on to
+ * Submit): a first run creates every candidate, so they do not run in it.
  */
-const EARLIER_RUN_BRANCH = ['Transaction ID Known?', 'Read Checks', 'Checks Left?'];
+const EARLIER_RUN_BRANCH = ['Transaction ID Known?'];
 
 /** The nodes a first run of "candidates to reports" against the contract mode leaves out. */
 const NOT_IN_A_FIRST_CONTRACT_RUN = [...PER_CHECK_REPORT_BRANCH, ...EARLIER_RUN_BRANCH];

@@ -541,6 +541,88 @@ describe('3. check status: per-check reports', () => {
 		expect(await download(completed.reportUrl)).toContain('Check: bgv-employment');
 	});
 
+	test("'current' mode, a check with no report: bgv-police-verification completed still has reportUrl null; 'contract' mode gives it one", async () => {
+		// The check's status as either shape the current pages show: one object, or the data.data[] list.
+		const checkOf = ({ data }) => (Array.isArray(data && data.data) ? data.data[0] : data);
+		const address = {
+			line1: '1 MG Road',
+			vtc: 'Bengaluru',
+			district: 'Bengaluru Urban',
+			state: 'Karnataka',
+			pincode: '560001',
+			country: 'India',
+		};
+		const FORM = [
+			{ name: 'bgv-police-verification', skipAllowed: false },
+			{ name: 'bgv-criminal', skipAllowed: false },
+		];
+		await start({ pages: 'current' });
+		const { transactionId } = await createTransaction(CURRENT_CANDIDATE, FORM);
+		await submit(transactionId, 'bgv-police-verification', { permanentAddress: address });
+		await transition(transactionId, 'bgv-police-verification', 'COMPLETED');
+		await transition(transactionId, 'bgv-criminal', 'COMPLETED');
+		const police = checkOf((await checkInfo('bgv-police-verification', transactionId)).json);
+		expect(police).toMatchObject({ state: 'COMPLETED', reportUrl: null });
+		const criminal = checkOf((await checkInfo('bgv-criminal', transactionId)).json);
+		expect(criminal).toMatchObject({
+			state: 'COMPLETED',
+			reportUrl: expect.stringMatching(privateReportUrl(transactionId, 'bgv-criminal')),
+		});
+
+		await setPages('contract');
+		const inContract = (await checkInfo('bgv-police-verification', transactionId)).json.data;
+		expect(inContract.reportUrl).toMatch(
+			privateReportUrl(transactionId, 'bgv-police-verification'),
+		);
+	});
+
+	test("POST /__sandbox/skip marks a check the form lets the candidate skip: markedAsSkip true in 'current' mode, its state kept, nothing notified; another check is refused", async () => {
+		await start({ pages: 'current' });
+		const { transactionId } = await createTransaction(CURRENT_CANDIDATE);
+		const skipped = await control('POST', '/__sandbox/skip', {
+			transactionId,
+			verificationName: 'bgv-degree',
+		});
+		expect(skipped).toMatchObject({
+			status: 200,
+			json: { transactionId, verificationName: 'bgv-degree', markedAsSkip: true },
+		});
+		const { verificationList, state } = (await txnInfo(transactionId)).json.data;
+		expect(
+			verificationList.map(({ name, state: checkState, markedAsSkip }) => [
+				name,
+				checkState,
+				markedAsSkip,
+			]),
+		).toEqual([
+			['bgv-employment', 'NOT_STARTED', false],
+			['bgv-degree', 'NOT_STARTED', true],
+		]);
+		expect(state).toBe('NOT_STARTED');
+		expect(sandbox.state.deliveries).toEqual([]);
+
+		const refused = await control('POST', '/__sandbox/skip', {
+			transactionId,
+			verificationName: 'bgv-employment',
+		});
+		expect(refused).toMatchObject({
+			status: 400,
+			json: {
+				code: -1,
+				message:
+					'"verificationName" is not a check of this transaction that the form lets the candidate skip',
+			},
+		});
+		expect(
+			(
+				await control('POST', '/__sandbox/skip', {
+					transactionId: 'TXN-none',
+					verificationName: 'bgv-degree',
+				})
+			).status,
+		).toBe(404);
+	});
+
 	test("'contract' mode: reportUrl on every check, whatever its state (education ones included), downloadable; no responseList", async () => {
 		await start();
 		const { transactionId } = await createTransaction(CONTRACT_CANDIDATE);
