@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { isAuthentic } from './helpers/authentication';
+import { refusalReason } from './helpers/authentication';
 import { isRegistered, register, unregister } from './helpers/lifecycle';
 import {
 	applyChecksFilter,
@@ -159,7 +159,11 @@ export class CandidateVerificationTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (!isAuthentic.call(this)) {
+		const refused = refusalReason.call(this);
+		if (refused !== undefined) {
+			this.logger.warn(
+				`Candidate Verification Trigger: refused a notification (HTTP 401): ${refused}`,
+			);
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };
 		}
