@@ -10,10 +10,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { refusalReason } from './helpers/authentication';
 import { isRegistered, register, unregister } from './helpers/lifecycle';
 import {
-	applyChecksFilter,
-	PASS_UNPLACED,
 	EVENT_OPTIONS,
+	PASS_UNPLACED,
 	passesEventsAndStates,
+	placeEvent,
 	type NotificationFilters,
 } from './helpers/filters';
 import { addTransactionDetails, notificationItem } from './helpers/payload';
@@ -21,6 +21,10 @@ import { CHECK_STATES, NOTIFICATION_CHECK_OPTIONS } from '../shared/constants';
 
 const FILTERED = {
 	webhookResponse: { message: 'Notification received; not one this workflow starts on' },
+};
+
+const UNAVAILABLE = {
+	message: 'Notification not taken: its check could not be looked up at the service for now',
 };
 
 export class CandidateVerificationTrigger implements INodeType {
@@ -181,13 +185,20 @@ export class CandidateVerificationTrigger implements INodeType {
 		// Answered 200 like an accepted one: filtering is the user's choice, not a failure to report to
 		// the service (whose delivery retry policy is not published).
 		if (!passesEventsAndStates(notification, filters)) return FILTERED;
-		const { item, transaction } = await applyChecksFilter.call(
+		const placement = await placeEvent.call(
 			this,
 			notification,
 			filters.checks,
 			options[PASS_UNPLACED] === true,
 		);
-		if (item === undefined) return FILTERED;
+		if (placement.outcome === 'filtered') return FILTERED;
+		if (placement.outcome === 'unavailable') {
+			// Not taken: a 200 would tell the service the event was delivered. Answered as the 401 is,
+			// through the response object, so no execution starts.
+			this.getResponseObject().status(503).json(UNAVAILABLE);
+			return { noWebhookResponse: true };
+		}
+		const { item, transaction } = placement;
 		const json = options.addTransactionDetails
 			? await addTransactionDetails.call(this, item, transaction)
 			: item;
