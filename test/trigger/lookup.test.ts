@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { CandidateVerificationApi } from '../../credentials/CandidateVerificationApi.credentials';
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { activeTriggerAt, IDS, serviceWithChecks, TRANSACTION } from './checks-service';
@@ -315,6 +316,20 @@ describe('what the trigger says about the lookup', () => {
 		expect(property('checks').description).toContain(
 			'An insufficiency event whose verificationId is a check’s ID is looked up with or without this filter',
 		);
-		expect(property('checks').description).toContain('HTTP 503');
+		expect(property('checks').description).toContain(
+			'a lookup that failed for now (no answer, a 5xx, a check read that failed) is answered HTTP 503',
+		);
+		expect(property('checks').description).toContain(
+			'one that cannot succeed without you (no transactionId, no Organisation ID, a 4xx) is logged as an error and starts nothing',
+		);
+	});
+
+	test('the credential’s Organisation ID says the lookup needs it', () => {
+		const orgId = new CandidateVerificationApi().properties.find(
+			(candidate) => candidate.name === 'orgId',
+		)!;
+		expect(orgId.description).toContain(
+			'the lookup of a check a notification names by its ID (insufficiency events always, other events under a Checks filter)',
+		);
 	});
 });
