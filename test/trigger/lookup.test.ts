@@ -3,7 +3,13 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { CandidateVerificationApi } from '../../credentials/CandidateVerificationApi.credentials';
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
-import { activeTriggerAt, IDS, serviceWithChecks, TRANSACTION } from './checks-service';
+import {
+	activeTriggerAt,
+	IDS,
+	serviceWithChecks,
+	TRANSACTION,
+	type Answer,
+} from './checks-service';
 import { useFakeService } from './fake-service';
 import type { Delivery } from './trigger-harness';
 
@@ -25,8 +31,25 @@ const stateChange = (verificationId: string) => ({
 	newState: 'COMPLETED',
 });
 const UNKNOWN_ID = 'f00000000000000000000009';
-const BARE_503: [number, object] = [503, { error: 'Service Unavailable' }];
-const NOT_FOUND: [number, object] = [404, { code: -1, message: 'Transaction not found' }];
+const BARE_503: Answer = [503, { error: 'Service Unavailable' }];
+const NOT_FOUND: Answer = [404, { code: -1, message: 'Transaction not found' }];
+
+/** An event the lookup cannot place without a person, nothing read: case, credential, event, reason. */
+type Unreadable = [string, ICredentialDataDecryptedObject | undefined, object, string];
+const UNREADABLE: Unreadable[] = [
+	[
+		'no Organisation ID',
+		{ ...TEST_CREDENTIALS, orgId: '' },
+		insufficiency(IDS['bgv-degree']),
+		'could not read the transaction: set the Organisation ID in the credential',
+	],
+	[
+		'no transactionId',
+		undefined,
+		{ action: 'insufficiency-raised', verificationId: IDS['bgv-degree'] },
+		'could not read the transaction: the notification has no transactionId',
+	],
+];
 
 function expectStarted(delivery: Delivery, json: object): void {
 	expect(delivery.response.statusCode).toBeUndefined();
@@ -125,24 +148,13 @@ describe('no Checks filter: an event the trigger cannot place still starts the w
 	});
 
 	test.each([
-		[
-			'no Organisation ID',
-			{ ...TEST_CREDENTIALS, orgId: '' },
-			insufficiency(IDS['bgv-degree']),
-			'could not read the transaction: set the Organisation ID in the credential',
-		],
-		[
-			'no transactionId',
-			undefined,
-			{ action: 'insufficiency-raised', verificationId: IDS['bgv-degree'] },
-			'could not read the transaction: the notification has no transactionId',
-		],
+		...UNREADABLE,
 		[
 			'no verificationId',
 			undefined,
 			{ action: 'insufficiency-raised', transactionId: 'TXN-1' },
 			'the notification has no verificationId',
-		],
+		] as Unreadable,
 	])('%s: checkUnknown and the reason, nothing read', async (_, credentials, event, reason) => {
 		const reads = serviceWithChecks();
 		const { trigger, post } = await activeTrigger({}, credentials);
@@ -248,32 +260,19 @@ describe('Checks filter: a lookup that failed for now answers the delivery 503',
 });
 
 describe('Checks filter: a lookup that needs a person is dropped with an error, never answered 503', () => {
-	test.each([
+	/** Each case with the service's answers and the reads expected. */
+	type Case = [...Unreadable, Record<string, Answer>, string[]];
+	test.each<Case>([
 		[
 			'a 4xx on the transaction read (read once)',
-			{ transaction: NOT_FOUND },
 			undefined,
 			insufficiency(IDS['bgv-degree']),
 			'could not read the transaction: Get the status of a transaction was rejected by the Candidate Verification Service: Transaction not found',
+			{ transaction: NOT_FOUND },
 			['transaction'],
 		],
-		[
-			'no Organisation ID',
-			{},
-			{ ...TEST_CREDENTIALS, orgId: '' },
-			insufficiency(IDS['bgv-degree']),
-			'could not read the transaction: set the Organisation ID in the credential',
-			[],
-		],
-		[
-			'no transactionId',
-			{},
-			undefined,
-			{ action: 'insufficiency-raised', verificationId: IDS['bgv-degree'] },
-			'could not read the transaction: the notification has no transactionId',
-			[],
-		],
-	])('%s', async (_, answers, credentials, event, reason, expectedReads) => {
+		...UNREADABLE.map((unreadable): Case => [...unreadable, {}, []]),
+	])('%s', async (_, credentials, event, reason, answers, expectedReads) => {
 		const reads = serviceWithChecks(answers);
 		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] }, credentials);
 		const error = jest.spyOn(trigger.logger, 'error');
