@@ -79,23 +79,26 @@ function failureText(operation: string, error: unknown): string {
 	return (error as Error).message;
 }
 
+/** What one read of the lookup came to: its answer, or why it has none. */
+type ReadResult<T> = { answer: T } | { failure: unknown };
+
 /**
  * One read of the lookup: tried again after a failure worth it while the lookup's time allows, each try
- * with the time left as its timeout. Throws the last failure, or TimeUsedUp when no time is left.
+ * with the time left as its timeout. Its failure is the last try's, or TimeUsedUp when no time was left.
  */
 async function readWithinDeadline<T>(
 	deadline: Deadline,
 	read: (timeout: number) => Promise<T>,
-): Promise<T> {
+): Promise<ReadResult<T>> {
 	for (let attempt = 0; ; attempt++) {
 		const timeout = Math.floor(deadline.remainingMs);
-		if (timeout <= 0) throw new TimeUsedUp();
+		if (timeout <= 0) return { failure: new TimeUsedUp() };
 		try {
-			return await read(timeout);
-		} catch (error) {
+			return { answer: await read(timeout) };
+		} catch (failure) {
 			const pause = RETRY_PAUSES_MS[attempt];
-			if (pause === undefined || !worthAnotherTry(error) || deadline.remainingMs <= pause) {
-				throw error;
+			if (pause === undefined || !worthAnotherTry(failure) || deadline.remainingMs <= pause) {
+				return { failure };
 			}
 			await sleep(pause);
 		}
@@ -118,16 +121,15 @@ export async function resolveCheckName(
 		return { unplaced: { kind: 'needsPerson', reason: 'the notification has no verificationId' } };
 	}
 	const deadline = new Deadline();
-	let read;
-	try {
-		read = await readWithinDeadline(deadline, (timeout) =>
-			readTransaction.call(this, item, timeout),
-		);
-	} catch (error) {
-		const reason = `could not read the transaction: ${failureText(ACTIONS.transactionGetStatus, error)}`;
-		return { unplaced: { kind: isTransient(error) ? 'transient' : 'needsPerson', reason } };
+	const read = await readWithinDeadline(deadline, (timeout) =>
+		readTransaction.call(this, item, timeout),
+	);
+	if ('failure' in read) {
+		const { failure } = read;
+		const reason = `could not read the transaction: ${failureText(ACTIONS.transactionGetStatus, failure)}`;
+		return { unplaced: { kind: isTransient(failure) ? 'transient' : 'needsPerson', reason } };
 	}
-	const { query, transaction } = read;
+	const { query, transaction } = read.answer;
 	const listed = Array.isArray(transaction.verificationList) ? transaction.verificationList : [];
 	const names = [
 		...new Set(
@@ -139,21 +141,21 @@ export async function resolveCheckName(
 	const ordered = orderChecks(names);
 	const failures: Array<{ name: string; error: unknown }> = [];
 	for (const name of ordered) {
-		try {
-			const envelope = await readWithinDeadline(deadline, (timeout) =>
-				serviceRequest.call(this, ACTIONS.transactionGetCheckStatus, {
-					method: 'GET',
-					path: fillPath(CHECK_STATUS_PATH, { verificationName: name }),
-					qs: query,
-					timeout,
-				}),
-			);
-			const items = checkItemsOf(envelope.data ?? {});
-			if (items.some((check) => verificationIdOf(check) === verificationId)) {
-				return { checkName: name, transaction };
-			}
-		} catch (error) {
-			failures.push({ name, error });
+		const read = await readWithinDeadline(deadline, (timeout) =>
+			serviceRequest.call(this, ACTIONS.transactionGetCheckStatus, {
+				method: 'GET',
+				path: fillPath(CHECK_STATUS_PATH, { verificationName: name }),
+				qs: query,
+				timeout,
+			}),
+		);
+		if ('failure' in read) {
+			failures.push({ name, error: read.failure });
+			continue;
+		}
+		const items = checkItemsOf(read.answer.data ?? {});
+		if (items.some((check) => verificationIdOf(check) === verificationId)) {
+			return { checkName: name, transaction };
 		}
 	}
 	const reason = `no check of transaction ${query.txnId} has the verificationId ${verificationId} (${ordered.length} checks read)`;
