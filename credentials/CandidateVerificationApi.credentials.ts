@@ -77,7 +77,7 @@ export class CandidateVerificationApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			description:
-				'Your organisation ID at the provider. Used by Transaction → Get Status and Get Check Status (where the node’s own Organisation ID, when set, replaces it) and by the trigger’s Add Transaction Details option (which reads it from here only).',
+				'Your organisation ID at the provider. Used by Transaction → Get Status and Get Check Status (where the node’s own Organisation ID, when set, replaces it) and by the trigger, which reads it from here only: its Add Transaction Details option, and the lookup of a check a notification names by its ID (insufficiency events always, other events under a Checks filter). Without it those events start the workflow with checkUnknown, or under a Checks filter start nothing (logged).',
 		},
 	];
 

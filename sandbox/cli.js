@@ -15,8 +15,8 @@ async function main() {
 		generatedFileBytes: Math.round(Number(process.env.SANDBOX_GENERATED_FILE_MIB || 0) * 1024 * 1024),
 		// The API's 20 MiB limit on a request body, raised for the benchmark's large upload.
 		...(process.env.SANDBOX_MAX_BODY_MIB && { maxBodyBytes: Number(process.env.SANDBOX_MAX_BODY_MIB) * 1024 * 1024 }),
-		// 'name' (default) or 'id': what notifications carry as verificationId.
-		...(process.env.SANDBOX_NOTIFY_VERIFICATION_ID && { notifyVerificationId: process.env.SANDBOX_NOTIFY_VERIFICATION_ID }),
+		// 'id' (default, as the provider's pages show) or 'name': how notifications name the check.
+		...(process.env.SANDBOX_NOTIFY_CHECK_BY && { notifyCheckBy: process.env.SANDBOX_NOTIFY_CHECK_BY }),
 		// 'contract' (default) or 'current': the provider's current public pages where they differ from the contract.
 		...(process.env.SANDBOX_PAGES && { pages: process.env.SANDBOX_PAGES }),
 	});

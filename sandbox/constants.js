@@ -103,11 +103,11 @@ const CHECK_STATES = {
 const NOTIFICATION_ACTIONS = { insufficiencyRaised: 'insufficiency-raised', insufficiencyResolved: 'insufficiency-resolved' };
 
 /**
- * What a notification's verificationId carries (POST /__sandbox/notifications, SANDBOX_NOTIFY_VERIFICATION_ID):
- * the check's name (the sandbox's default, which its tests were written against) or the check's ID
- * (its subType). Which one the real service sends is not settled by its public documentation.
+ * How a notification names its check in verificationId (createSandbox({ notifyCheckBy }),
+ * SANDBOX_NOTIFY_CHECK_BY, POST /__sandbox/notify-check-by): 'id', the check's ID (its subType), as
+ * every public page that shows a notification does (the default), or 'name', the check's name.
  */
-const VERIFICATION_ID_MODES = ['name', 'id'];
+const NOTIFY_CHECK_BY = ['id', 'name'];
 
 /**
  * Which of the provider's descriptions the sandbox follows where they differ (createSandbox({ pages }),
@@ -162,7 +162,7 @@ module.exports = {
 	CHECK_STATES,
 	CHECK_WITHOUT_REPORT,
 	NOTIFICATION_ACTIONS,
-	VERIFICATION_ID_MODES,
+	NOTIFY_CHECK_BY,
 	PAGES_MODES,
 	FORM_NAME_OF_SUBMISSION_NAME,
 	EDUCATION_CHECKS,

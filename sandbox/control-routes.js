@@ -2,7 +2,7 @@
 
 const { createHash, randomBytes } = require('node:crypto');
 
-const { CHECK_STATES, NOTIFICATION_ACTIONS, PAGES_MODES, VERIFICATION_ID_MODES } = require('./constants');
+const { CHECK_STATES, NOTIFICATION_ACTIONS, NOTIFY_CHECK_BY, PAGES_MODES } = require('./constants');
 const { reply } = require('./http-utils');
 const ids = require('./ids');
 const transactions = require('./transactions');
@@ -118,14 +118,14 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		});
 	}
 
-	/** What notifications carry as verificationId from now on: the check's name or its ID (subType). */
-	function setNotifications({ body }) {
-		const mode = body && body.verificationId;
-		if (!VERIFICATION_ID_MODES.includes(mode)) {
-			return invalidControl([`"verificationId" must be one of [${VERIFICATION_ID_MODES.join(', ')}]`]);
+	/** How notifications name the check in verificationId from now on: its ID (subType) or its name. */
+	function setNotifyCheckBy({ body }) {
+		const by = body && body.by;
+		if (!NOTIFY_CHECK_BY.includes(by)) {
+			return invalidControl([`"by" must be one of [${NOTIFY_CHECK_BY.join(', ')}]`]);
 		}
-		state.notifyVerificationId = mode;
-		return reply.json({ verificationId: mode });
+		state.notifyCheckBy = by;
+		return reply.json({ by });
 	}
 
 	/**
@@ -199,7 +199,7 @@ function createControlRoutes({ requests, snapshot, clock, state, moveCheck, noti
 		{ method: 'POST', path: '/__sandbox/transition', body: 'json', handler: transition },
 		{ method: 'POST', path: '/__sandbox/insufficiency', body: 'json', handler: raiseInsufficiency },
 		{ method: 'POST', path: '/__sandbox/skip', body: 'json', handler: markSkipped },
-		{ method: 'POST', path: '/__sandbox/notifications', body: 'json', handler: setNotifications },
+		{ method: 'POST', path: '/__sandbox/notify-check-by', body: 'json', handler: setNotifyCheckBy },
 		{ method: 'POST', path: '/__sandbox/pages', body: 'json', handler: setPages },
 	];
 }

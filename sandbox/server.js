@@ -3,7 +3,7 @@
 const http = require('node:http');
 const { EventEmitter } = require('node:events');
 
-const { API_PREFIXES, MAX_BODY_BYTES, PAGES_MODES, PURPOSES, VERIFICATION_ID_MODES } = require('./constants');
+const { API_PREFIXES, MAX_BODY_BYTES, NOTIFY_CHECK_BY, PAGES_MODES, PURPOSES } = require('./constants');
 const { reply, writeReply, readBody } = require('./http-utils');
 const { parseMultipart, summarizeMultipart } = require('./multipart');
 const { compileRoutes, matchRoute } = require('./router');
@@ -109,8 +109,8 @@ function createState() {
 		refusedNames: new Set(),
 		/** Path prefixes answered with a 502 gateway page for now (POST /__sandbox/failures). */
 		failingPaths: new Set(),
-		/** What notifications carry as verificationId: 'name' or 'id' (POST /__sandbox/notifications). */
-		notifyVerificationId: 'name',
+		/** How notifications name the check in verificationId: 'id' or 'name' (POST /__sandbox/notify-check-by). */
+		notifyCheckBy: 'id',
 		/** Where the contract and the provider's current public pages differ, which one: 'contract' or 'current' (POST /__sandbox/pages). */
 		pages: 'contract',
 		/** Aadhaar through DigiLocker: transactionId → { redirectUrl, consented } (kyc-routes.js). */
@@ -132,18 +132,18 @@ function createSandbox(options = {}) {
 		latencyMs = 0,
 		generatedFileBytes = 0,
 		maxBodyBytes = MAX_BODY_BYTES,
-		notifyVerificationId = 'name',
+		notifyCheckBy = 'id',
 		pages = 'contract',
 	} = options;
-	if (!VERIFICATION_ID_MODES.includes(notifyVerificationId)) {
-		throw new Error(`notifyVerificationId must be one of ${VERIFICATION_ID_MODES.join(', ')}`);
+	if (!NOTIFY_CHECK_BY.includes(notifyCheckBy)) {
+		throw new Error(`notifyCheckBy must be one of ${NOTIFY_CHECK_BY.join(', ')}`);
 	}
 	if (!PAGES_MODES.includes(pages)) throw new Error(`pages must be one of ${PAGES_MODES.join(', ')}`);
 
 	const clock = createClock(now);
 	const events = new EventEmitter();
 	const state = createState();
-	state.notifyVerificationId = notifyVerificationId;
+	state.notifyCheckBy = notifyCheckBy;
 	state.pages = pages;
 	const requests = [];
 	let baseUrl;
@@ -174,7 +174,7 @@ function createSandbox(options = {}) {
 	const notifier = createNotifier({ state, clock, events, delayMs: notifyDelayMs });
 
 	/** The check's name or its ID (subType), as the sandbox is set to notify. */
-	const notifiedId = (check) => (state.notifyVerificationId === 'id' ? check.subType : check.name);
+	const notifiedId = (check) => (state.notifyCheckBy === 'id' ? check.subType : check.name);
 
 	function moveCheck(transaction, verificationName, newState, request) {
 		const check = transactions.updateCheck(transaction, verificationName, { state: newState, request, at: clock.now().toISOString() });

@@ -7,13 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { isAuthentic } from './helpers/authentication';
+import { refusalReason } from './helpers/authentication';
 import { isRegistered, register, unregister } from './helpers/lifecycle';
 import {
-	applyChecksFilter,
-	PASS_UNPLACED,
 	EVENT_OPTIONS,
+	PASS_UNPLACED,
 	passesEventsAndStates,
+	placeEvent,
 	type NotificationFilters,
 } from './helpers/filters';
 import { addTransactionDetails, notificationItem } from './helpers/payload';
@@ -21,6 +21,10 @@ import { CHECK_STATES, NOTIFICATION_CHECK_OPTIONS } from '../shared/constants';
 
 const FILTERED = {
 	webhookResponse: { message: 'Notification received; not one this workflow starts on' },
+};
+
+const UNAVAILABLE = {
+	message: 'Notification not taken: its check could not be looked up at the service for now',
 };
 
 export class CandidateVerificationTrigger implements INodeType {
@@ -80,7 +84,7 @@ export class CandidateVerificationTrigger implements INodeType {
 				default: [],
 				options: [...NOTIFICATION_CHECK_OPTIONS],
 				description:
-					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. When the verificationId is a check’s ID rather than its name, the trigger reads the transaction and its checks’ status (Organisation ID of the credential) to find the check and adds checkName; an event it cannot place starts nothing (logged), unless Options → Pass Unplaced Events. Other events are answered with 200 (as accepted ones) and start nothing.',
+					'Start the workflow only for events of these checks (the notification’s verificationId). Empty: every check. An insufficiency event whose verificationId is a check’s ID is looked up with or without this filter, other events only with it: the trigger reads the transaction and its checks’ status (Organisation ID of the credential, 10 s at most) and adds checkName. Without this filter an event it cannot place starts the workflow with checkUnknown: true and checkUnknownReason. With it: a lookup that failed for now (no answer, a 5xx, a check read that failed) is answered HTTP 503 and logged as an error; one that cannot succeed without you (no transactionId, no Organisation ID, a 4xx) is logged as an error and starts nothing; an ID no check of the transaction has starts nothing (logged). Options → Pass Unplaced Events starts the workflow with checkUnknown instead. Other events are answered with 200 (as accepted ones) and start nothing.',
 			},
 			{
 				displayName: 'New States',
@@ -129,7 +133,7 @@ export class CandidateVerificationTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether an event the Checks filter cannot place (its verificationId is a check’s ID the trigger could not find among the transaction’s checks) starts the workflow, with checkUnknown: true and checkUnknownReason. Off: it starts nothing and a warning is logged, as a trigger saved before 0.4.0 did.',
+							'Whether an event the Checks filter cannot place (its verificationId is a check’s ID the trigger could not look up or find among the transaction’s checks) starts the workflow, with checkUnknown: true and checkUnknownReason. Off: it is logged and starts nothing, or is answered HTTP 503 when the lookup failed for now (see Checks). Without a Checks filter such events always start the workflow.',
 					},
 					{
 						displayName: 'Test Webhook Configuration ID',
@@ -159,7 +163,11 @@ export class CandidateVerificationTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (!isAuthentic.call(this)) {
+		const refused = refusalReason.call(this);
+		if (refused !== undefined) {
+			this.logger.warn(
+				`Candidate Verification Trigger: refused a notification (HTTP 401): ${refused}`,
+			);
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };
 		}
@@ -177,13 +185,20 @@ export class CandidateVerificationTrigger implements INodeType {
 		// Answered 200 like an accepted one: filtering is the user's choice, not a failure to report to
 		// the service (whose delivery retry policy is not published).
 		if (!passesEventsAndStates(notification, filters)) return FILTERED;
-		const { item, transaction } = await applyChecksFilter.call(
+		const placement = await placeEvent.call(
 			this,
 			notification,
 			filters.checks,
 			options[PASS_UNPLACED] === true,
 		);
-		if (item === undefined) return FILTERED;
+		if (placement.outcome === 'filtered') return FILTERED;
+		if (placement.outcome === 'unavailable') {
+			// Not taken: a 200 would tell the service the event was delivered. Answered as the 401 is,
+			// through the response object, so no execution starts.
+			this.getResponseObject().status(503).json(UNAVAILABLE);
+			return { noWebhookResponse: true };
+		}
+		const { item, transaction } = placement;
 		const json = options.addTransactionDetails
 			? await addTransactionDetails.call(this, item, transaction)
 			: item;

@@ -46,7 +46,7 @@ const SMTP_CREDENTIAL = 'Local SMTP catcher';
 const PAGES = process.env.CV_EXAMPLES_PAGES || 'current';
 /**
  * What notifications carry as verificationId: the check's ID, as every public page shows (the sandbox's
- * POST /__sandbox/notifications), so the insufficiency loop runs on IDs with no Checks filter.
+ * POST /__sandbox/notify-check-by), so the insufficiency loop runs on IDs with no Checks filter.
  */
 const NOTIFY_CHECK_BY = process.env.CV_EXAMPLES_NOTIFY_CHECK_BY || 'id';
 /**
@@ -977,7 +977,7 @@ async function main() {
 	await n8n.createApiKey(`examples-${PHASE}-${Date.now()}`);
 	const catcher = await startSmtpCatcher({ port: SMTP_PORT });
 	await sandbox('POST', '/__sandbox/pages', { pages: PAGES });
-	await sandbox('POST', '/__sandbox/notifications', { verificationId: NOTIFY_CHECK_BY });
+	await sandbox('POST', '/__sandbox/notify-check-by', { by: NOTIFY_CHECK_BY });
 	try {
 		if (PHASE === 'first') {
 			const state = {};

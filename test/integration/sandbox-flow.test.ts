@@ -472,9 +472,18 @@ describe('the insufficiency loop, against the sandbox', () => {
 			state: 'IN_PROGRESS',
 			insufficiencies: [],
 		});
+		// The notifications name the check by its ID, the verificationId Get Check Status outputs.
 		expect(await deliveriesOf(transactionId, 2)).toEqual([
-			{ action: 'insufficiency-raised', transactionId, verificationId: 'bgv-degree' },
-			{ action: 'insufficiency-resolved', transactionId, verificationId: 'bgv-degree' },
+			{
+				action: 'insufficiency-raised',
+				transactionId,
+				verificationId: insufficient.verificationId,
+			},
+			{
+				action: 'insufficiency-resolved',
+				transactionId,
+				verificationId: insufficient.verificationId,
+			},
 		]);
 	});
 });

@@ -679,6 +679,18 @@ describe('4. check names: digital address and police certificate', () => {
 			const [delivery] = await sandbox.waitForDeliveries(1);
 			expect(delivery.payload).toEqual({
 				transactionId,
+				// The check's ID (its subType), read where the sandbox keeps it, whatever the answer's shape.
+				verificationId: sandbox.state.transactions
+					.get(transactionId)
+					.verificationList.find((check) => check.name === formName).subType,
+				newState: 'IN_PROGRESS',
+			});
+			// By name (notifyCheckBy 'name'), the check is named as the form lists it.
+			await call('POST', '/__sandbox/notify-check-by', { apiKey: null, body: { by: 'name' } });
+			await submit(transactionId, submissionName, ADDRESS);
+			const [, byName] = await sandbox.waitForDeliveries(2);
+			expect(byName.payload).toEqual({
+				transactionId,
 				verificationId: formName,
 				newState: 'IN_PROGRESS',
 			});

@@ -121,6 +121,11 @@ async function createTransaction() {
 
 const submit = (transactionId, verificationName, data) => call('POST', `${V}/bgv/diy`, { body: { data, verificationName, transactionId } });
 
+/** The check's ID (its subType): what the sandbox's notifications carry as verificationId by default. */
+function checkIdOf(transactionId, verificationName) {
+	return sandbox.state.transactions.get(transactionId).verificationList.find((check) => check.name === verificationName).subType;
+}
+
 function employmentData(overrides = {}) {
 	return {
 		employmentDocumentType: 'experienceletter',
@@ -571,7 +576,7 @@ describe('webhook configuration and notifications', () => {
 		await submit(transactionId, 'bgv-employment', employmentData());
 		const deliveries = await sandbox.waitForDeliveries(2, 2000);
 
-		const payload = { transactionId, verificationId: 'bgv-employment', newState: 'IN_PROGRESS' };
+		const payload = { transactionId, verificationId: checkIdOf(transactionId, 'bgv-employment'), newState: 'IN_PROGRESS' };
 		const byUrl = Object.fromEntries(receiver.received.map((request) => [request.url, request]));
 		for (const [suffix, secret] of [['/one', 'secret-one'], ['/two', 'secret-two']]) {
 			expect(byUrl[suffix].method).toBe('POST');
@@ -907,7 +912,7 @@ describe('control endpoints and recording', () => {
 			});
 			expect(moved.status).toBe(200);
 			await sandbox.waitForDeliveries(1);
-			expect(receiver.received[0].body).toEqual({ transactionId, verificationId: 'bgv-degree', newState: 'COMPLETED' });
+			expect(receiver.received[0].body).toEqual({ transactionId, verificationId: checkIdOf(transactionId, 'bgv-degree'), newState: 'COMPLETED' });
 			expect(sandbox.state.transactions.get(transactionId).verificationList[1].state).toBe('COMPLETED');
 			expect((await call('POST', '/__sandbox/transition', { apiKey: null, body: {} })).status).toBe(400);
 		} finally {
@@ -1019,7 +1024,7 @@ describe('insufficiency (from the provider public documentation; item shape pres
 		});
 		expect(json.data).toMatchObject({ state: 'INSUFFICIENT_DATA', insufficiencyData: raisedAnswer.insufficiencyData });
 		await sandbox.waitForDeliveries(1);
-		expect(receiver.received.map((request) => request.body)).toEqual([{ action: 'insufficiency-raised', transactionId, verificationId: 'bgv-degree' }]);
+		expect(receiver.received.map((request) => request.body)).toEqual([{ action: 'insufficiency-raised', transactionId, verificationId: json.data.subType }]);
 
 		expect((await raise({ transactionId, verificationName: 'nope' })).status).toBe(400);
 		expect((await raise({ transactionId: 'TXNNONE', verificationName: 'bgv-degree' })).status).toBe(404);
@@ -1036,8 +1041,8 @@ describe('insufficiency (from the provider public documentation; item shape pres
 		expect(json.data).toMatchObject({ state: 'IN_PROGRESS', insufficiencyData: [] });
 		await sandbox.waitForDeliveries(2);
 		expect(receiver.received.map((request) => request.body)).toEqual([
-			{ action: 'insufficiency-raised', transactionId, verificationId: 'bgv-degree' },
-			{ action: 'insufficiency-resolved', transactionId, verificationId: 'bgv-degree' },
+			{ action: 'insufficiency-raised', transactionId, verificationId: raisedAnswer.verificationId },
+			{ action: 'insufficiency-resolved', transactionId, verificationId: raisedAnswer.verificationId },
 		]);
 		// Resolved: the same answer again finds nothing open.
 		expect((await resolve(resolution(transactionId, raisedAnswer.verificationId))).json).toEqual({ code: -1, message: '"subType" has no open insufficiency' });
@@ -1075,33 +1080,36 @@ describe('insufficiency (from the provider public documentation; item shape pres
 		expect((await checkInfo('bgv-degree', transactionId)).json.data.state).toBe('INSUFFICIENT_DATA');
 	});
 
-	test('POST /__sandbox/notifications: verificationId carries the check ID (subType) or, the default, its name', async () => {
+	test('notifications name the check by its ID (subType) by default, as the provider\'s pages do; POST /__sandbox/notify-check-by switches to its name and back', async () => {
 		const { transactionId } = await createTransaction();
 		const degreeId = (await checkInfo('bgv-degree', transactionId)).json.data.subType;
 
-		expect((await call('POST', '/__sandbox/notifications', { apiKey: null, body: { verificationId: 'id' } })).json).toEqual({ verificationId: 'id' });
 		await call('POST', '/__sandbox/transition', { apiKey: null, body: { transactionId, verificationName: 'bgv-degree', newState: 'COMPLETED' } });
 		await sandbox.waitForDeliveries(1);
 		await raise({ transactionId, verificationName: 'bgv-degree' });
 		await sandbox.waitForDeliveries(2);
-		await call('POST', '/__sandbox/notifications', { apiKey: null, body: { verificationId: 'name' } });
+		expect((await call('POST', '/__sandbox/notify-check-by', { apiKey: null, body: { by: 'name' } })).json).toEqual({ by: 'name' });
 		await call('POST', '/__sandbox/transition', { apiKey: null, body: { transactionId, verificationName: 'bgv-degree', newState: 'IN_PROGRESS' } });
 		await sandbox.waitForDeliveries(3);
+		expect((await call('POST', '/__sandbox/notify-check-by', { apiKey: null, body: { by: 'id' } })).json).toEqual({ by: 'id' });
+		await call('POST', '/__sandbox/transition', { apiKey: null, body: { transactionId, verificationName: 'bgv-degree', newState: 'COMPLETED' } });
+		await sandbox.waitForDeliveries(4);
 
 		expect(receiver.received.map((request) => request.body)).toEqual([
 			{ transactionId, verificationId: degreeId, newState: 'COMPLETED' },
 			{ action: 'insufficiency-raised', transactionId, verificationId: degreeId },
 			{ transactionId, verificationId: 'bgv-degree', newState: 'IN_PROGRESS' },
+			{ transactionId, verificationId: degreeId, newState: 'COMPLETED' },
 		]);
-		const invalid = await call('POST', '/__sandbox/notifications', { apiKey: null, body: { verificationId: 'subType' } });
+		const invalid = await call('POST', '/__sandbox/notify-check-by', { apiKey: null, body: { by: 'subType' } });
 		expect(invalid.status).toBe(400);
-		expect(invalid.json.message).toBe('"verificationId" must be one of [name, id]');
+		expect(invalid.json.message).toBe('"by" must be one of [id, name]');
 	});
 
-	test('createSandbox({ notifyVerificationId: "id" }) starts in that mode; an unknown mode is refused', async () => {
-		const other = createSandbox({ apiKey: API_KEY, orgId: ORG_ID, notifyVerificationId: 'id' });
-		expect(other.state.notifyVerificationId).toBe('id');
-		expect(() => createSandbox({ notifyVerificationId: 'subType' })).toThrow('notifyVerificationId must be one of name, id');
+	test('createSandbox({ notifyCheckBy }): "id" when not given, "name" on request; an unknown value is refused', async () => {
+		expect(createSandbox({ apiKey: API_KEY, orgId: ORG_ID }).state.notifyCheckBy).toBe('id');
+		expect(createSandbox({ apiKey: API_KEY, orgId: ORG_ID, notifyCheckBy: 'name' }).state.notifyCheckBy).toBe('name');
+		expect(() => createSandbox({ notifyCheckBy: 'subType' })).toThrow('notifyCheckBy must be one of id, name');
 	});
 });
 

@@ -2,32 +2,20 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
+import { TEST_API_KEY, TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import {
-	TEST_API_KEY,
-	TEST_BASE_URL,
-	TEST_CREDENTIALS,
-	TestCredentialsHelper,
-} from '../harness/credentials-helper';
+	activeTriggerAt,
+	IDS,
+	serviceWithChecks,
+	STATUS_PATH,
+	TRANSACTION,
+} from './checks-service';
 import { useFakeService } from './fake-service';
-import type { IncomingNotification } from './trigger-harness';
-import { TriggerHarness } from './trigger-harness';
 
-const STATUS_PATH = '/verification/api/1.0/transactions/info';
 const currentService = useFakeService();
 
 async function activeTrigger(parameters = {}, credentials?: ICredentialDataDecryptedObject) {
-	const trigger = new TriggerHarness(
-		parameters,
-		credentials && { credentialsHelper: new TestCredentialsHelper(credentials) },
-	);
-	await trigger.activate();
-	const secret = String(currentService().requests.at(-1)!.body.apiKey);
-	const post = (body: object): IncomingNotification => ({
-		headers: { 'content-type': 'application/json', 'x-api-key': secret, 'x-webhook-key': secret },
-		body,
-		rawBody: Buffer.from(JSON.stringify(body)),
-	});
-	return { trigger, post };
+	return await activeTriggerAt(currentService(), parameters, credentials);
 }
 
 const event = (verificationId: string, newState: string) => ({
@@ -268,47 +256,7 @@ describe('filter: Events, and New States with insufficiency events', () => {
 });
 
 describe('filter: Checks by name or by check ID', () => {
-	const CHECK_PATH = (name: string) => `/verification/api/1.0/transactions/${name}/info`;
-	const IDS: Record<string, string> = {
-		'bgv-employment': 'e00000000000000000000001',
-		'bgv-degree': 'd00000000000000000000002',
-		'bgv-cibil': 'c00000000000000000000003',
-	};
-	const transaction = {
-		transactionId: 'TXN-1',
-		candidate: { name: 'Asha Verma' },
-		verificationList: Object.keys(IDS).map((name) => ({ name, state: 'IN_PROGRESS' })),
-		state: 'IN_PROGRESS',
-		report: 'r',
-	};
-
-	/** The transaction and its checks' status; every read recorded. `answers` overrides one check's. */
-	function serviceWithChecks(answers: Record<string, [number, IDataObject]> = {}) {
-		const reads: string[] = [];
-		const scope = nock(TEST_BASE_URL).persist();
-		scope
-			.get(STATUS_PATH)
-			.query({ orgId: 'org-123', txnId: 'TXN-1' })
-			.reply(() => {
-				reads.push('transaction');
-				return [200, { code: 0, message: 'Success', data: transaction }];
-			});
-		for (const name of Object.keys(IDS)) {
-			scope
-				.get(CHECK_PATH(name))
-				.query({ orgId: 'org-123', txnId: 'TXN-1' })
-				.reply(() => {
-					reads.push(name);
-					return (
-						answers[name] ?? [
-							200,
-							{ code: 0, message: 'Success', data: { verificationName: name, subType: IDS[name] } },
-						]
-					);
-				});
-		}
-		return reads;
-	}
+	const transaction = TRANSACTION;
 
 	test('the option list names both police checks and the extended address names, sorted', () => {
 		const checks = new CandidateVerificationTrigger().description.properties.find(

@@ -112,6 +112,11 @@ export class TriggerHarness {
 		) as IDataObject;
 	}
 
+	/** n8n's logger, the one instance every context of this process hands out. */
+	get logger() {
+		return this.hookContext('trigger', 'activate', false).logger;
+	}
+
 	setStaticData(data: IDataObject): void {
 		Object.assign(this.workflow.getStaticData('node', this.node), data);
 	}

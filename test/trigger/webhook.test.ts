@@ -56,6 +56,24 @@ describe('accepted notifications', () => {
 		expect(JSON.stringify(delivery.result)).not.toContain(secret);
 	});
 
+	test.each([['x-api-key'], ['x-webhook-key']])(
+		'the key in %s alone is enough (nothing public shows which the service sends)',
+		async (header) => {
+			const { trigger, secret } = await activeTrigger();
+			const warn = jest.spyOn(trigger.logger, 'warn');
+
+			const delivery = await trigger.deliver(
+				jsonNotification({ 'content-type': 'application/json', [header]: secret }),
+			);
+
+			expect(delivery.response.statusCode).toBeUndefined();
+			expect(delivery.items).toEqual([
+				{ ...NOTIFICATION, receivedAt: expect.stringMatching(ISO_TIME) },
+			]);
+			expect(warn).not.toHaveBeenCalled();
+		},
+	);
+
 	test('unknown payload fields pass through unchanged', async () => {
 		const { trigger, secret } = await activeTrigger();
 		const body = {
@@ -137,8 +155,15 @@ describe('accepted notifications', () => {
 describe('rejected notifications', () => {
 	test('no secret headers', async () => {
 		const { trigger } = await activeTrigger();
+		const warn = jest.spyOn(trigger.logger, 'warn');
 
 		expectRejected(await trigger.deliver(jsonNotification({ 'content-type': 'application/json' })));
+
+		expect(warn.mock.calls).toEqual([
+			[
+				'Candidate Verification Trigger: refused a notification (HTTP 401): neither x-api-key nor x-webhook-key was sent',
+			],
+		]);
 	});
 
 	test('a wrong key of the right length', async () => {
@@ -148,24 +173,53 @@ describe('rejected notifications', () => {
 		expectRejected(await trigger.deliver(jsonNotification(signed(wrong))));
 	});
 
-	test.each([['x-api-key'], ['x-webhook-key']])('the key only in %s', async (header) => {
+	test('the key in one header and another value in the other; the log names the wrong header, never a value', async () => {
 		const { trigger, secret } = await activeTrigger();
+		const warn = jest.spyOn(trigger.logger, 'warn');
+		const other = 'f'.repeat(64);
 
 		expectRejected(
-			await trigger.deliver(
-				jsonNotification({ 'content-type': 'application/json', [header]: secret }),
-			),
+			await trigger.deliver(jsonNotification({ 'x-api-key': secret, 'x-webhook-key': other })),
 		);
+
+		expect(warn.mock.calls).toEqual([
+			[
+				'Candidate Verification Trigger: refused a notification (HTTP 401): x-webhook-key does not hold the secret',
+			],
+		]);
+		expect(JSON.stringify(warn.mock.calls)).not.toContain(secret);
+		expect(JSON.stringify(warn.mock.calls)).not.toContain(other);
 	});
 
-	test('the key in one header and another value in the other', async () => {
+	test.each([
+		['x-api-key', 'x-webhook-key'],
+		['x-webhook-key', 'x-api-key'],
+	])('the key in %s and %s present but empty: the empty one is wrong', async (holder, empty) => {
 		const { trigger, secret } = await activeTrigger();
+		const warn = jest.spyOn(trigger.logger, 'warn');
 
-		expectRejected(
-			await trigger.deliver(
-				jsonNotification({ 'x-api-key': secret, 'x-webhook-key': 'f'.repeat(64) }),
-			),
-		);
+		expectRejected(await trigger.deliver(jsonNotification({ [holder]: secret, [empty]: '' })));
+
+		expect(warn.mock.calls).toEqual([
+			[
+				`Candidate Verification Trigger: refused a notification (HTTP 401): ${empty} does not hold the secret`,
+			],
+		]);
+	});
+
+	test('one header only, and wrong: the log names it and the one not sent', async () => {
+		const { trigger, secret } = await activeTrigger();
+		const warn = jest.spyOn(trigger.logger, 'warn');
+		const wrong = secret.slice(0, -1) + (secret.endsWith('0') ? '1' : '0');
+
+		expectRejected(await trigger.deliver(jsonNotification({ 'x-webhook-key': wrong })));
+
+		expect(warn.mock.calls).toEqual([
+			[
+				'Candidate Verification Trigger: refused a notification (HTTP 401): x-webhook-key does not hold the secret; x-api-key was not sent',
+			],
+		]);
+		expect(JSON.stringify(warn.mock.calls)).not.toContain(wrong);
 	});
 
 	test('a key of another length is rejected without comparing unequal buffers', async () => {
@@ -183,15 +237,21 @@ describe('rejected notifications', () => {
 		}
 	});
 
-	test('a header repeated as a list', async () => {
+	test.each([
+		['beside the other header, which holds the secret', true],
+		['alone', false],
+	])('a header repeated as a list (%s) is present and wrong', async (_, withOther) => {
 		const { trigger, secret } = await activeTrigger();
+		const warn = jest.spyOn(trigger.logger, 'warn');
 
 		expectRejected(
 			await trigger.deliver({
-				headers: { 'x-api-key': [secret, secret], 'x-webhook-key': secret },
+				headers: { 'x-api-key': [secret, secret], ...(withOther && { 'x-webhook-key': secret }) },
 				body: NOTIFICATION,
 			}),
 		);
+
+		expect(warn.mock.calls[0][0]).toMatch(/\(HTTP 401\): x-api-key does not hold the secret/);
 	});
 
 	test('no registration in static data', async () => {

@@ -1,17 +1,12 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { fillPath } from '../../shared/paths';
-import { ACTIONS } from '../../shared/actions';
-import { checkItemsOf, verificationIdOf } from '../../shared/checkStatus';
 import {
 	CHECK_FILTER_ALSO_MATCHES,
-	CHECK_STATUS_PATH,
 	INSUFFICIENCY_RAISED,
 	INSUFFICIENCY_RESOLVED,
 	NOTIFICATION_CHECK_OPTIONS,
 } from '../../shared/constants';
-import { serviceRequest } from '../../shared/transport';
-import { readTransaction } from './payload';
+import { resolveCheckName } from './lookup';
 
 /**
  * The Events filter's values: a state change, or one of the insufficiency actions. n8n's node creator
@@ -77,117 +72,80 @@ export function matchesChecks(name: string, checks: string[]): boolean {
 	);
 }
 
-/**
- * The Checks filter on what the notification says: 'pass', 'drop', or 'resolve' when its
- * verificationId is not a check name (a check's ID, to be looked up).
- */
-export function checksVerdict(item: IDataObject, checks: string[]): 'pass' | 'drop' | 'resolve' {
-	if (checks.length === 0) return 'pass';
-	const id = typeof item.verificationId === 'string' ? item.verificationId.trim() : '';
-	if (id === '') return 'drop';
-	if (KNOWN_CHECK_NAMES.has(id)) return matchesChecks(id, checks) ? 'pass' : 'drop';
-	return 'resolve';
-}
-
-export interface CheckResolution {
-	/** The check whose status has the notification's verificationId as its subType. */
-	checkName?: string;
-	/** Why no check was found (no organisation ID, a failed read, no match). */
-	reason?: string;
-	/** The transaction read on the way (reused by Add Transaction Details). */
-	transaction?: IDataObject;
-}
-
-/**
- * Finds the check a verificationId that is a check's ID belongs to: reads the transaction, then
- * the status of each check it lists, the chosen checks first, until one's subType is that ID. At
- * most one read per check of the transaction; stops at the first match.
- */
-export async function resolveCheckName(
-	this: IWebhookFunctions,
-	item: IDataObject,
-	checks: string[],
-): Promise<CheckResolution> {
-	const verificationId = String(item.verificationId).trim();
-	let read;
-	try {
-		read = await readTransaction.call(this, item);
-	} catch (error) {
-		return { reason: `could not read the transaction: ${(error as Error).message}` };
-	}
-	const { query, transaction } = read;
-	const listed = Array.isArray(transaction.verificationList) ? transaction.verificationList : [];
-	const names = [
-		...new Set(
-			listed
-				.map((check) => (check as IDataObject)?.name)
-				.filter((name): name is string => typeof name === 'string' && name !== ''),
-		),
-	];
-	const ordered = [
-		...names.filter((name) => matchesChecks(name, checks)),
-		...names.filter((name) => !matchesChecks(name, checks)),
-	];
-	const failures: string[] = [];
-	for (const name of ordered) {
-		try {
-			const envelope = await serviceRequest.call(this, ACTIONS.transactionGetCheckStatus, {
-				method: 'GET',
-				path: fillPath(CHECK_STATUS_PATH, { verificationName: name }),
-				qs: query,
-			});
-			const items = checkItemsOf(envelope.data ?? {});
-			if (items.some((check) => verificationIdOf(check) === verificationId)) {
-				return { checkName: name, transaction };
-			}
-		} catch (error) {
-			failures.push(`${name}: ${(error as Error).message}`);
-		}
-	}
-	const reason = `no check of transaction ${query.txnId} has the verificationId ${verificationId} (${ordered.length} checks read)`;
-	return {
-		reason: failures.length > 0 ? `${reason}; reads that failed: ${failures.join('; ')}` : reason,
-		transaction,
-	};
+function isInsufficiency(item: IDataObject): boolean {
+	const event = eventOf(item);
+	return event === INSUFFICIENCY_RAISED || event === INSUFFICIENCY_RESOLVED;
 }
 
 /** The log line of an event the Checks filter could not place and dropped. */
-export function unplacedEventLog(notification: IDataObject, reason?: string): string {
-	return `Candidate Verification Trigger: an event of transaction ${String(notification.transactionId)} (verificationId ${String(notification.verificationId)}) started nothing: ${reason ?? 'its check is unknown'}. Options → Pass Unplaced Events lets such events start the workflow.`;
+export function unplacedEventLog(notification: IDataObject, reason: string): string {
+	return `Candidate Verification Trigger: an event of transaction ${String(notification.transactionId)} (verificationId ${String(notification.verificationId)}) started nothing: ${reason}. Options → Pass Unplaced Events lets such events start the workflow.`;
+}
+
+/** The log line of an event answered 503 because its check could not be looked up for now. */
+function unavailableEventLog(notification: IDataObject, reason: string): string {
+	return `Candidate Verification Trigger: an event of transaction ${String(notification.transactionId)} (verificationId ${String(notification.verificationId)}) was answered HTTP 503 and started nothing: its check could not be looked up: ${reason}. Options → Pass Unplaced Events lets such events start the workflow.`;
 }
 
 /** The trigger's option that lets an event the Checks filter cannot place start the workflow. */
 export const PASS_UNPLACED = 'passUnplacedEvents';
 
+/** Where an event goes: the workflow (with this item), nowhere (answered 200), or back (answered 503). */
+export type Placement =
+	| { outcome: 'start'; item: IDataObject; transaction?: IDataObject }
+	| { outcome: 'filtered' }
+	| { outcome: 'unavailable' };
+
+const FILTERED_OUT: Placement = { outcome: 'filtered' };
+
 /**
- * The Checks filter: the item to emit (with checkName when the check was looked up), or no item
- * when the event is filtered out. An event the trigger cannot place is dropped with a warning in
- * n8n's log, as before 0.4.0, unless `passUnplaced` (then emitted with checkUnknown and
- * checkUnknownReason).
+ * The Checks filter, and the lookup of a check named by its ID. A verificationId that is a check name
+ * is taken as it is. An ID is looked up (resolveCheckName) for an insufficiency event, and for a
+ * state change when Checks is set (their payload is presumed); found, the item gets checkName.
+ * An event the lookup cannot place:
+ * - without a Checks filter, or with Pass Unplaced Events: starts the workflow with checkUnknown and
+ *   checkUnknownReason (an event is never dropped without a filter);
+ * - with a Checks filter: a transient failure is answered 503 (the event was not taken); one that needs
+ *   a person, or an ID no check has, starts nothing. Each is logged.
  */
-export async function applyChecksFilter(
+export async function placeEvent(
 	this: IWebhookFunctions,
 	notification: IDataObject,
 	checks: string[],
-	passUnplaced = false,
-): Promise<{ item?: IDataObject; transaction?: IDataObject }> {
-	const verdict = checksVerdict(notification, checks);
-	if (verdict !== 'resolve') return { item: verdict === 'pass' ? notification : undefined };
-	const { checkName, reason, transaction } = await resolveCheckName.call(
+	passUnplaced: boolean,
+): Promise<Placement> {
+	const filtering = checks.length > 0;
+	const id =
+		typeof notification.verificationId === 'string' ? notification.verificationId.trim() : '';
+	if (KNOWN_CHECK_NAMES.has(id)) {
+		return !filtering || matchesChecks(id, checks)
+			? { outcome: 'start', item: notification }
+			: FILTERED_OUT;
+	}
+	if (!filtering && !isInsufficiency(notification)) return { outcome: 'start', item: notification };
+	const { checkName, unplaced, transaction } = await resolveCheckName.call(
 		this,
 		notification,
-		checks,
+		(names) => [
+			...names.filter((name) => matchesChecks(name, checks)),
+			...names.filter((name) => !matchesChecks(name, checks)),
+		],
 	);
-	if (checkName === undefined) {
-		if (!passUnplaced) {
-			this.logger.warn(unplacedEventLog(notification, reason));
-			return {};
-		}
-		return {
-			item: { ...notification, checkUnknown: true, checkUnknownReason: reason },
-			transaction,
-		};
+	if (checkName !== undefined) {
+		if (filtering && !matchesChecks(checkName, checks)) return FILTERED_OUT;
+		return { outcome: 'start', item: { ...notification, checkName }, transaction };
 	}
-	if (!matchesChecks(checkName, checks)) return {};
-	return { item: { ...notification, checkName }, transaction };
+	const { kind, reason } = unplaced!;
+	if (!filtering || passUnplaced) {
+		const item = { ...notification, checkUnknown: true, checkUnknownReason: reason };
+		return { outcome: 'start', item, transaction };
+	}
+	if (kind === 'transient') {
+		this.logger.error(unavailableEventLog(notification, reason));
+		return { outcome: 'unavailable' };
+	}
+	// An ID no check has, every read answered: the event is another check's, as before 0.6.0.
+	if (kind === 'noMatch') this.logger.warn(unplacedEventLog(notification, reason));
+	else this.logger.error(unplacedEventLog(notification, reason));
+	return FILTERED_OUT;
 }

@@ -65,11 +65,13 @@ export async function notificationItem(
 
 /**
  * Reads the transaction a notification names with Transaction → Get Status's request (organisation
- * ID from the credential). Throws an Error saying what is missing or what the service answered.
+ * ID from the credential). Throws an Error saying what is missing (a plain Error) or what the service
+ * answered (its NodeApiError). `timeout`: the check lookup's time left.
  */
 export async function readTransaction(
 	this: IWebhookFunctions,
 	item: IDataObject,
+	timeout?: number,
 ): Promise<{ query: { orgId: string; txnId: string }; transaction: IDataObject }> {
 	const txnId = typeof item.transactionId === 'string' ? item.transactionId.trim() : '';
 	if (txnId === '') throw new Error('the notification has no transactionId');
@@ -81,6 +83,7 @@ export async function readTransaction(
 		method: 'GET',
 		path: TRANSACTION_STATUS_PATH,
 		qs: query,
+		timeout,
 	});
 	return { query, transaction: envelope.data ?? {} };
 }
