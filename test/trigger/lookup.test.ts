@@ -271,6 +271,14 @@ describe('Checks filter: a lookup that needs a person is dropped with an error, 
 			{ transaction: NOT_FOUND },
 			['transaction'],
 		],
+		[
+			'a refusal under HTTP 200 on the transaction read (the contract: invalid data, e.g. another organisation\'s ID; read once)',
+			undefined,
+			insufficiency(IDS['bgv-degree']),
+			'could not read the transaction: Get the status of a transaction was rejected by the Candidate Verification Service: Transaction not found',
+			{ transaction: [200, { code: -1, message: 'Transaction not found' }] },
+			['transaction'],
+		],
 		...UNREADABLE.map((unreadable): Case => [...unreadable, {}, []]),
 	])('%s', async (_, credentials, event, reason, answers, expectedReads) => {
 		const reads = serviceWithChecks(answers);

@@ -22,7 +22,8 @@ const RETRY_PAUSES_MS = [500, 1000];
  * Why an event could not be placed:
  * - 'transient': a read failed in a way a later delivery of the event may not meet (isTransient);
  * - 'needsPerson': the notification has no transactionId or verificationId, the credential no
- *   Organisation ID, or the service refused a read with a 3xx or 4xx: a later delivery fails the same way;
+ *   Organisation ID, or the service refused a read with a 3xx or 4xx (or the transaction read under a
+ *   2xx): a later delivery fails the same way;
  * - 'noMatch': every read was answered and no check of the transaction has that ID.
  */
 export type UnplacedKind = 'transient' | 'needsPerson' | 'noMatch';
@@ -39,18 +40,34 @@ export interface CheckResolution {
 /** A read the lookup did not make: its time had run out. */
 class TimeUsedUp extends Error {}
 
+/** The HTTP status a read's failure carries, when the service answered at all. */
+function statusOf(error: unknown): number | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	return /^\d{3}$/.test(String(error.httpCode)) ? Number(error.httpCode) : undefined;
+}
+
 /**
  * A failure a later delivery may not meet: no answer, the time ran out, a 5xx, a 408 or 429, or a
- * refusal under a 2xx (the service answers every error so, temporary ones included). A 3xx or 4xx,
- * or an error that is no answer of the service (readTransaction: the notification or the credential
- * lacks something), needs a person.
+ * refusal under a 2xx (the service answers errors so; of a check read it may be passing). A 3xx or
+ * 4xx, or an error that is no answer of the service (readTransaction: the notification or the
+ * credential lacks something), needs a person.
  */
 function isTransient(error: unknown): boolean {
 	if (error instanceof TimeUsedUp) return true;
 	if (!(error instanceof NodeApiError)) return false;
-	const status = /^\d{3}$/.test(String(error.httpCode)) ? Number(error.httpCode) : undefined;
+	const status = statusOf(error);
 	if (status === undefined) return true;
 	return status < 300 || status >= 500 || status === 408 || status === 429;
+}
+
+/**
+ * The transaction read's failure: as isTransient, except a refusal under a 2xx, which the contract
+ * gives for invalid data (e.g. another organisation's ID): every later delivery would meet it too, so
+ * it needs a person rather than a 503 to every delivery.
+ */
+function isTransientTransactionFailure(error: unknown): boolean {
+	const status = statusOf(error);
+	return isTransient(error) && !(status !== undefined && status < 300);
 }
 
 /** Worth a second try within the lookup: no answer, or a status the action node's reads try again after. */
@@ -127,7 +144,8 @@ export async function resolveCheckName(
 	if ('failure' in read) {
 		const { failure } = read;
 		const reason = `could not read the transaction: ${failureText(ACTIONS.transactionGetStatus, failure)}`;
-		return { unplaced: { kind: isTransient(failure) ? 'transient' : 'needsPerson', reason } };
+		const kind = isTransientTransactionFailure(failure) ? 'transient' : 'needsPerson';
+		return { unplaced: { kind, reason } };
 	}
 	const { query, transaction } = read.answer;
 	const listed = Array.isArray(transaction.verificationList) ? transaction.verificationList : [];
