@@ -272,7 +272,7 @@ describe('Checks filter: a lookup that needs a person is dropped with an error, 
 			['transaction'],
 		],
 		[
-			'a refusal under HTTP 200 on the transaction read (the contract: invalid data, e.g. another organisation\'s ID; read once)',
+			"a refusal under HTTP 200 on the transaction read (the contract: invalid data, e.g. another organisation's ID; read once)",
 			undefined,
 			insufficiency(IDS['bgv-degree']),
 			'could not read the transaction: Get the status of a transaction was rejected by the Candidate Verification Service: Transaction not found',
