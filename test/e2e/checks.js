@@ -718,8 +718,13 @@ async function checks() {
 	});
 
 	// ---- trigger: notifications from the example's submissions -------------------------------------
-	const expectedEvents = submissions.map((s) => `${s.transactionId}/${s.verificationName}/IN_PROGRESS`).sort();
+	// Notifications name the check by its ID (its subType), as the provider's pages do (the sandbox's default).
+	const notifiedIdOf = async (transactionId, name) =>
+		(await sandboxState()).transactions.find((t) => t.transactionId === transactionId).verificationList.find((c) => c.name === name).subType;
 	await check('each submission notified n8n: one trigger execution per notification, with a readable summary', async () => {
+		const expectedEvents = [];
+		for (const s of submissions) expectedEvents.push(`${s.transactionId}/${await notifiedIdOf(s.transactionId, s.verificationName)}/IN_PROGRESS`);
+		expectedEvents.sort();
 		assert.ok(expectedEvents.length > 0, 'the example sent no submission');
 		const executions = await waitFor(
 			() => n8n.executions(TRIGGER_WORKFLOW),
@@ -733,12 +738,14 @@ async function checks() {
 			return `${p.transactionId}/${p.verificationId}/${p.newState}`;
 		});
 		assert.deepEqual(seen.sort(), expectedEvents);
-		const sample = executions.find((e) => triggerPayload(e).verificationId === 'bgv-employment');
+		const employment = submissions.find((s) => s.verificationName === 'bgv-employment');
+		const employmentId = await notifiedIdOf(employment.transactionId, 'bgv-employment');
+		const sample = executions.find((e) => triggerPayload(e).verificationId === employmentId);
 		const payload = triggerPayload(sample);
 		assert.deepEqual(Object.keys(payload).sort(), ['newState', 'receivedAt', 'transactionId', 'verificationId']);
 		assert.ok(!Number.isNaN(Date.parse(payload.receivedAt)));
 		const [summary] = outputJson(sample, 'Summarize Event');
-		assert.equal(summary.summary, `Candidate ${payload.transactionId} check bgv-employment is now IN_PROGRESS`);
+		assert.equal(summary.summary, `Candidate ${payload.transactionId} check ${employmentId} is now IN_PROGRESS`);
 		const deliveries = (await sandboxState()).deliveries.filter((d) => d.endpoint === TRIGGER_URL);
 		assert.ok(deliveries.length === expectedEvents.length && deliveries.every((d) => d.statusCode === 200));
 		return `${executions.length} executions, e.g. "${summary.summary}"`;
@@ -767,7 +774,7 @@ async function checks() {
 		const newest = executions.find(completed);
 		assert.equal(
 			outputJson(newest, 'Summarize Event')[0].summary,
-			`Candidate ${profiles[0].transactionId} check bgv-criminal is now COMPLETED`,
+			`Candidate ${profiles[0].transactionId} check ${await notifiedIdOf(profiles[0].transactionId, 'bgv-criminal')} is now COMPLETED`,
 		);
 	});
 
@@ -1189,7 +1196,7 @@ async function checks() {
 				(list) => list.length > 0,
 				'the insufficiency-resolved notification',
 			);
-			assert.deepEqual(resolved[0].payload, { action: 'insufficiency-resolved', transactionId: txn, verificationId: 'bgv-tenth' });
+			assert.deepEqual(resolved[0].payload, { action: 'insufficiency-resolved', transactionId: txn, verificationId: check.subType });
 
 			// The same notification delivered again, after the answers went: it ends at Still Missing?.
 			const config = (await sandboxState()).webhookConfigs.find((c) => c.endpoint === webhookUrl);
