@@ -714,3 +714,58 @@ describe('5. PAN', () => {
 		});
 	});
 });
+
+describe('6. Instant KYC refusals', () => {
+	const kyc = (check, body) => call('POST', `${V}/verifications/${check}`, { body });
+
+	test("'current' mode: GST's invalid GSTIN is exactly { message } under HTTP 200; 'contract' mode: a negative result", async () => {
+		await start({ pages: 'current' });
+		const invalid = await kyc('gst', { gst: '27ABCDE1234F1ZX' });
+		expect(invalid.status).toBe(200);
+		expect(invalid.json).toEqual({ message: 'Invalid GSTIN' });
+
+		await setPages('contract');
+		expect((await kyc('gst', { gst: '27ABCDE1234F1ZX' })).json).toEqual({
+			code: 0,
+			message: 'Invalid GSTIN',
+			data: { status: 'INVALID', reason: 'No registration found for this GSTIN' },
+		});
+	});
+
+	test("'current' mode: Aadhaar Start's bad redirect URL is { message } with no code under 422; Get Result's refusals are code 1 under 404 and 400", async () => {
+		await start({ pages: 'current' });
+		const badUrl = await kyc('pre-verify/aadhaar', { digiLocker: true, redirectUrl: 'not a url' });
+		expect(badUrl.status).toBe(422);
+		expect(badUrl.json).toEqual({ message: expect.stringMatching(/^"redirectUrl" /) });
+
+		const unknown = await kyc('self/aadhaar', { digiLocker: true, transactionId: 'nope' });
+		expect(unknown.status).toBe(404);
+		expect(unknown.json).toEqual({
+			code: 1,
+			message: 'Invalid transactionId: no DigiLocker request with this ID',
+		});
+
+		const started = await kyc('pre-verify/aadhaar', {
+			digiLocker: true,
+			redirectUrl: 'https://example.com/done',
+		});
+		const pending = await kyc('self/aadhaar', {
+			digiLocker: true,
+			transactionId: started.json.data.transactionId,
+		});
+		expect(pending.status).toBe(400);
+		expect(pending.json).toEqual({
+			code: 1,
+			message: 'Consent pending: the candidate has not completed DigiLocker authorisation',
+		});
+	});
+
+	test("'contract' mode: code -1 as before (Start's 422 too, Get Result's under HTTP 200)", async () => {
+		await start();
+		const badUrl = await kyc('pre-verify/aadhaar', { digiLocker: true, redirectUrl: 'not a url' });
+		expect(badUrl.status).toBe(422);
+		expect(badUrl.json.code).toBe(-1);
+		const unknown = await kyc('self/aadhaar', { digiLocker: true, transactionId: 'nope' });
+		expect([unknown.status, unknown.json.code]).toEqual([200, -1]);
+	});
+});
