@@ -390,6 +390,12 @@ describe('Profile → Create against both shapes of the service', () => {
 		});
 
 		expect(requests).toHaveLength(2);
+		// Both refusals, whatever the wording around them.
+		for (const problem of [
+			'fatherName must contain only letters',
+			'property verificationFields should not exist',
+		])
+			expect(result.error?.description).toContain(`- ${problem}`);
 		const { labels } = operation.otherShape!;
 		const explained = say.bothShapesRefused(
 			['fatherName must contain only letters'],
