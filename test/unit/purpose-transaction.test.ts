@@ -220,61 +220,38 @@ describe('Transaction → Get Check Status: reportUrl and the check’s other na
 		},
 	);
 
-	it('a not-found refusal under HTTP 200 (code -1) is also asked under the other name', async () => {
-		const { scope, requests } = mockService();
-		scope.get(`${CHECK}/bgv-local-extended-address/info`).query(true).reply(200, NOT_FOUND);
-		scope
-			.get(`${CHECK}/bgv-local-address-digital/info`)
-			.query(true)
-			.reply(200, success({ name: 'bgv-local-address-digital', state: 'COMPLETED' }));
+	it.each([
+		['a not-found refusal under HTTP 200 (code -1)', NOT_FOUND],
+		['version 2: code 0 with an empty list (not found)', success({ data: [] })],
+	])(
+		'%s is also asked under the other name, and the item says which name was read',
+		async (_what, notFound) => {
+			const { scope, requests } = mockService();
+			scope.get(`${CHECK}/bgv-local-extended-address/info`).query(true).reply(200, notFound);
+			scope
+				.get(`${CHECK}/bgv-local-address-digital/info`)
+				.query(true)
+				.reply(200, success({ name: 'bgv-local-address-digital', state: 'COMPLETED' }));
 
-		const result = await read('bgv-local-extended-address');
+			const result = await read('bgv-local-extended-address');
 
-		expect(requests.map((request) => request.path)).toEqual([
-			`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
-			`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
-		]);
-		expect(outputJson(result)).toEqual([
-			{
-				name: 'bgv-local-address-digital',
-				state: 'COMPLETED',
-				reportUrl: null,
-				verificationId: null,
-				insufficiencies: [],
-				readUnder: 'bgv-local-address-digital',
-			},
-		]);
-	});
-
-	it('version 2: code 0 with an empty list is not found, so the other name is asked, and the item says which name was read', async () => {
-		const { scope, requests } = mockService();
-		scope
-			.get(`${CHECK}/bgv-local-extended-address/info`)
-			.query(true)
-			.reply(200, success({ data: [] }));
-		scope
-			.get(`${CHECK}/bgv-local-address-digital/info`)
-			.query(true)
-			.reply(200, success({ data: [{ name: 'bgv-local-address-digital', state: 'COMPLETED' }] }));
-
-		const result = await read('bgv-local-extended-address');
-
-		expect(requests.map((request) => request.path)).toEqual([
-			`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
-			`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
-		]);
-		expect(result.error).toBeUndefined();
-		expect(outputJson(result)).toEqual([
-			{
-				name: 'bgv-local-address-digital',
-				state: 'COMPLETED',
-				reportUrl: null,
-				verificationId: null,
-				insufficiencies: [],
-				readUnder: 'bgv-local-address-digital',
-			},
-		]);
-	});
+			expect(requests.map((request) => request.path)).toEqual([
+				`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
+				`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
+			]);
+			expect(result.error).toBeUndefined();
+			expect(outputJson(result)).toEqual([
+				{
+					name: 'bgv-local-address-digital',
+					state: 'COMPLETED',
+					reportUrl: null,
+					verificationId: null,
+					insufficiencies: [],
+					readUnder: 'bgv-local-address-digital',
+				},
+			]);
+		},
+	);
 
 	it('version 2: the police clearance certificate not found under its submission name is read under the form list’s name, and the item says so', async () => {
 		const { scope, requests } = mockService();
