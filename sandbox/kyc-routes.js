@@ -115,9 +115,16 @@ function createKycRoutes({ state, getBaseUrl }) {
 			: reply.success({ accountExists: true, nameAtBank: NAME }),
 	);
 
+	// Current mode (from the provider's current public pages): the page's invalid GSTIN is exactly
+	// { message } under HTTP 200, no code, no data (the wording presumed).
+	const invalidGstin = () =>
+		state.pages === 'current'
+			? { status: 200, body: { message: 'Invalid GSTIN' } }
+			: negative('Invalid GSTIN', 'No registration found for this GSTIN');
+
 	const verifyGst = check(schemas.gst, ({ gst }) =>
 		gst.endsWith('X')
-			? negative('Invalid GSTIN', 'No registration found for this GSTIN')
+			? invalidGstin()
 			: reply.success({
 					legalName: 'ACME TECHNOLOGIES PRIVATE LIMITED',
 					tradeName: 'ACME',
@@ -177,9 +184,13 @@ function createKycRoutes({ state, getBaseUrl }) {
 	function startAadhaar({ body }) {
 		const problems = validate(schemas.aadhaarStart, body);
 		if (problems.length) return reply.invalid(problems);
-		// From the provider's public documentation: a bad redirectUrl is answered with HTTP 422.
+		// From the provider's public documentation: a bad redirectUrl is answered with HTTP 422; the
+		// current pages show it as { message } with no code.
 		const urlProblem = httpUriProblem(body.redirectUrl);
-		if (urlProblem) return reply.failure(422, `"redirectUrl" ${urlProblem}`);
+		if (urlProblem) {
+			const message = `"redirectUrl" ${urlProblem}`;
+			return state.pages === 'current' ? { status: 422, body: { message } } : reply.failure(422, message);
+		}
 		const transactionId = randomUUID();
 		consents.set(transactionId, { redirectUrl: body.redirectUrl, consented: false });
 		return reply.success({ transactionId, authUrl: `${getBaseUrl()}/__sandbox/digilocker/${transactionId}` });
@@ -189,9 +200,13 @@ function createKycRoutes({ state, getBaseUrl }) {
 		const problems = validate(schemas.aadhaarResult, body);
 		if (problems.length) return reply.invalid(problems);
 		const consent = consents.get(body.transactionId);
-		if (!consent) return reply.failure(200, 'Invalid transactionId: no DigiLocker request with this ID');
+		// Current mode (from the provider's current public pages): this step's refusals are code 1, under
+		// HTTP 404 (which status for which refusal is presumed) or 400.
+		const current = state.pages === 'current';
+		const refuse = (status, message) => (current ? { status, body: { code: 1, message } } : reply.failure(200, message));
+		if (!consent) return refuse(404, 'Invalid transactionId: no DigiLocker request with this ID');
 		// Presumed wording; the public page says only that the result needs the candidate's consent.
-		if (!consent.consented) return reply.failure(200, 'Consent pending: the candidate has not completed DigiLocker authorisation');
+		if (!consent.consented) return refuse(400, 'Consent pending: the candidate has not completed DigiLocker authorisation');
 		// Presumed shapes of gender and the address parts.
 		return reply.success({
 			aadhaarId: 'XXXXXXXX1234',

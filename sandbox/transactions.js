@@ -155,7 +155,7 @@ function transactionView(transaction, reportUrl) {
 }
 
 /** Presumed: the public pages name a check's category but show no values. */
-function categoryOf(name) {
+function categoryNameOf(name) {
 	if (EDUCATION_CHECKS.includes(name) || name === 'bgv-degree-with-marksheet') return 'education';
 	if (name.includes('address')) return 'address';
 	if (['bgv-employment', 'employment-check', 'bgv-professional-reference-check'].includes(name)) return 'employment';
@@ -165,23 +165,30 @@ function categoryOf(name) {
 	return 'identity';
 }
 
+/** From the provider's current public pages: a check's category is `{ id, name }` (both values presumed). */
+function categoryOf(name) {
+	const category = categoryNameOf(name);
+	return { id: deterministicObjectId(`category:${category}`), name: category };
+}
+
 /** Presumed values (the current pages show these fields, not what they hold). */
 const VERIFIER_NAME = 'Sandbox Verification Team';
 const consentMessageOf = (name) => `I authorise the verification of the details I provide for ${name}.`;
 
 /**
- * Current mode (from the provider's current public pages): the candidate is { id, email, mobile,
- * profileDetails } (no candidate.name), there is no `report`, and the transaction adds
- * `insufficiency` (a check waits on the candidate), `verifierName` and per-check fields. `form` is the
- * transaction's form: a check it does not list has skipAllowed and marksheetRequired false.
+ * Current mode (from the provider's current public pages): the transaction's ID is `_id` and its form's
+ * is `form.id._id` (no transactionId, no formId), the candidate is { id, email, mobile, profileDetails }
+ * (no candidate.name), there is no `report`, and the transaction adds `insufficiency` (a check waits on
+ * the candidate), `verifierName` and per-check fields. `form` is the transaction's form: a check it
+ * does not list has skipAllowed and marksheetRequired false.
  */
 function currentTransactionView(transaction, form) {
 	const listed = new Map(((form && form.verificationList) || []).map((item) => [item.name, item]));
 	const { email, mobile } = transaction.profile;
 	return {
-		transactionId: transaction.transactionId,
+		_id: transaction.transactionId,
 		orgId: transaction.orgId,
-		formId: transaction.formId,
+		form: { id: { _id: transaction.formId } },
 		candidate: {
 			id: transaction.candidateId,
 			...(email !== undefined && { email }),
@@ -231,16 +238,20 @@ function checkView(check, reportUrl) {
 }
 
 /**
- * Current mode (from the provider's current public pages): a per-check report only once the check is
- * COMPLETED (null before: a sandbox choice); for education checks as the newer page's
- * responseList[].data.eduvReport.pdfServingUrl (and no reportUrl), for the others as reportUrl.
+ * Current mode (from the provider's current public pages): the double-wrapped list, `{ data: [check] }`
+ * (the envelope's data.data, one entry per check of that name), each check with its `name` (no
+ * verificationName); a per-check report only once the check is COMPLETED (null before: a sandbox
+ * choice); for education checks as the newer page's responseList[].data.eduvReport.pdfServingUrl (and
+ * no reportUrl), for the others as reportUrl.
  */
 function currentCheckView(check, reportUrl) {
-	const view = checkView(check, reportUrl);
-	if (!EDUCATION_CHECKS.includes(check.name)) return view;
-	delete view.reportUrl;
-	view.responseList = reportUrl ? [{ data: { eduvReport: { pdfServingUrl: reportUrl } } }] : [];
-	return view;
+	const { verificationName, ...fields } = checkView(check, reportUrl);
+	const view = { name: verificationName, ...fields };
+	if (EDUCATION_CHECKS.includes(check.name)) {
+		delete view.reportUrl;
+		view.responseList = reportUrl ? [{ data: { eduvReport: { pdfServingUrl: reportUrl } } }] : [];
+	}
+	return { data: [view] };
 }
 
 module.exports = {

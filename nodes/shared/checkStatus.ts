@@ -14,10 +14,12 @@ function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The check items of an answer: the double-wrapped list when it has items, else the data itself. */
+/**
+ * The check items of an answer: the double-wrapped list's (none when it is empty: the public pages'
+ * list answers a check the transaction does not have so, under `code: 0`), else the data itself.
+ */
 export function checkItemsOf(data: IDataObject): IDataObject[] {
-	const list = Array.isArray(data.data) ? data.data.filter(isObject) : [];
-	return list.length > 0 ? list : [data];
+	return Array.isArray(data.data) ? data.data.filter(isObject) : [data];
 }
 
 /** The check's verificationId (its `subType`), null when the answer has none. */

@@ -176,6 +176,18 @@ export const DIGITAL_ADDRESS_OTHER_NAME: Readonly<Record<string, string>> = Obje
 	]),
 );
 
+/**
+ * Where Transaction → Get Check Status version 2 asks again for a check the service answers not found
+ * under the name asked: a digital address under its other name (both ways), and the police clearance
+ * certificate under the form list's police check name (no public sample reads the certificate; the
+ * form list names the police check only so). Not the other way: Police Verification (Address) is a
+ * check of its own. Version 1 keeps DIGITAL_ADDRESS_OTHER_NAME.
+ */
+export const CHECK_STATUS_OTHER_NAME_V2: Readonly<Record<string, string>> = {
+	...DIGITAL_ADDRESS_OTHER_NAME,
+	[POLICE_CLEARANCE_CERTIFICATE]: POLICE_VERIFICATION,
+};
+
 /** bgv-degree's `level`, from the provider's public documentation. */
 export const DEGREE_LEVELS = [
 	'DIPLOMA',

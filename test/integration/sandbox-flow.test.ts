@@ -13,7 +13,7 @@ import { outputJson, runActionNode } from '../harness/run-node';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox } = require('../../sandbox/server') as {
-	createSandbox: (options: { apiKey: string; orgId: string }) => Sandbox;
+	createSandbox: (options: { apiKey: string; orgId: string; pages?: 'current' }) => Sandbox;
 };
 
 interface Sandbox {
@@ -572,5 +572,124 @@ describe('Instant KYC against the sandbox', () => {
 			fileName: 'aadhaar-photo.jpg',
 		});
 		expect(JSON.stringify(done.items)).not.toContain(API_KEY);
+	});
+});
+
+describe('the answers where the provider’s current pages put them (the sandbox’s current pages mode)', () => {
+	const current = createSandbox({ apiKey: API_KEY, orgId: 'org-int', pages: 'current' });
+	let pages: ICredentialDataDecryptedObject;
+	beforeAll(async () => {
+		const { baseUrl } = await current.listen(0);
+		pages = { ...credentials, stagingBaseUrl: baseUrl };
+	});
+	afterAll(async () => await current.close());
+
+	const runOn = async (parameters: INodeParameters, items: IDataObject[] = [{}]) =>
+		await runActionNode({ parameters, items, credentials: pages, typeVersion: 2 });
+
+	/** A candidate of a form listing Employment and Police Verification (the address check). */
+	async function candidate(): Promise<{ formId: string; transactionId: string }> {
+		const purposes = await runOn({ resource: 'purpose', operation: 'getAll' });
+		const form = await runOn({
+			resource: 'form',
+			operation: 'create',
+			name: 'Current pages',
+			purpose: purposes.items.find((item) => item.json.name === 'BGV')!.json._id as string,
+			checks: ['bgv-employment', 'bgv-police-verification'],
+			userPaymentRequired: false,
+			visibility: 'private',
+		});
+		const formId = outputJson(form)[0]._id as string;
+		const profile = await runOn({
+			resource: 'profile',
+			operation: 'create',
+			formId,
+			name: 'Asha Verma',
+			gender: 'Female',
+			additionalFields: { dob: '17-05-1994' },
+		});
+		expect(profile.error).toBeUndefined();
+		return { formId, transactionId: outputJson(profile)[0].transactionId as string };
+	}
+
+	it('Get Status gives the page’s transaction (_id, form.id._id, category { id, name }); Get Check Status reads the data.data list, each item saying which name was read', async () => {
+		const { formId, transactionId } = await candidate();
+
+		const status = await runOn({ resource: 'transaction', operation: 'getStatus', transactionId });
+		expect(outputJson(status)[0]).toMatchObject({
+			_id: transactionId,
+			form: { id: { _id: formId } },
+			verificationList: [
+				{ name: 'bgv-employment', category: { id: expect.any(String), name: 'employment' } },
+				{ name: 'bgv-police-verification', category: { name: 'criminal' } },
+			],
+		});
+
+		const check = await runOn({
+			resource: 'transaction',
+			operation: 'getCheckStatus',
+			transactionId,
+			verificationName: 'bgv-employment',
+		});
+		expect(check.error).toBeUndefined();
+		expect(outputJson(check)).toEqual([
+			expect.objectContaining({
+				name: 'bgv-employment',
+				state: 'NOT_STARTED',
+				verificationId: expect.stringMatching(/^[0-9a-f]{24}$/),
+				reportUrl: null,
+				insufficiencies: [],
+				readUnder: 'bgv-employment',
+			}),
+		]);
+	});
+
+	it('the police clearance certificate not found under its submission name is read under the form list’s name', async () => {
+		const { transactionId } = await candidate();
+
+		const check = await runOn({
+			resource: 'transaction',
+			operation: 'getCheckStatus',
+			transactionId,
+			verificationName: 'bgv-police-clearance-certificate',
+		});
+
+		expect(check.error).toBeUndefined();
+		expect(outputJson(check)).toEqual([
+			expect.objectContaining({
+				name: 'bgv-police-verification',
+				state: 'NOT_STARTED',
+				readUnder: 'bgv-police-verification',
+			}),
+		]);
+	});
+
+	it('Verify GST: the page’s invalid GSTIN ({ message } under HTTP 200) is a negative result', async () => {
+		const result = await runOn({
+			resource: 'instantKyc',
+			operation: 'verifyGst',
+			gst: '27ABCDE1234F1ZX',
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result)).toEqual([{ valid: false, reason: 'Invalid GSTIN' }]);
+	});
+
+	it('Aadhaar Get Result before consent: the page’s code 1 refusal is a rejection with the service’s message', async () => {
+		const start = await runOn({
+			resource: 'instantKyc',
+			operation: 'aadhaarStart',
+			redirectUrl: 'https://example.com/done',
+		});
+		const pending = await runOn({
+			resource: 'instantKyc',
+			operation: 'aadhaarGetResult',
+			digiLockerTransactionId: outputJson(start)[0].transactionId as string,
+		});
+
+		expect(pending.error?.message).toContain(
+			'was rejected by the Candidate Verification Service: Consent pending: the candidate has not completed DigiLocker authorisation',
+		);
+		expect(pending.error?.description).toContain('(HTTP 400, code 1)');
 	});
 });

@@ -109,6 +109,13 @@ const txnInfo = (transactionId) =>
 	call('GET', `${V}/transactions/info?orgId=${ORG_ID}&txnId=${transactionId}`);
 const checkInfo = (name, transactionId) =>
 	call('GET', `${V}/transactions/${name}/info?orgId=${ORG_ID}&txnId=${transactionId}`);
+/** 'current' mode: the check of a status answer, from its double-wrapped list (one entry a name). */
+async function currentCheck(name, transactionId) {
+	const { json } = await checkInfo(name, transactionId);
+	expect(json.code).toBe(0);
+	expect(json.data.data).toHaveLength(1);
+	return json.data.data[0];
+}
 const transition = (transactionId, verificationName, newState) =>
 	control('POST', '/__sandbox/transition', { transactionId, verificationName, newState });
 
@@ -352,9 +359,9 @@ describe('2. transaction status', () => {
 			code: 0,
 			message: 'Success',
 			data: {
-				transactionId,
+				_id: transactionId,
 				orgId: ORG_ID,
-				formId: form._id,
+				form: { id: { _id: form._id } },
 				candidate: {
 					id: expect.stringMatching(HEX24),
 					email: 'asha@example.com',
@@ -375,7 +382,7 @@ describe('2. transaction status', () => {
 						skipAllowed: false,
 						markedAsSkip: false,
 						marksheetRequired: false,
-						category: 'employment',
+						category: { id: expect.stringMatching(HEX24), name: 'employment' },
 					},
 					{
 						name: 'bgv-degree',
@@ -384,7 +391,7 @@ describe('2. transaction status', () => {
 						skipAllowed: true,
 						markedAsSkip: false,
 						marksheetRequired: false,
-						category: 'education',
+						category: { id: expect.stringMatching(HEX24), name: 'education' },
 					},
 				],
 				state: 'NOT_STARTED',
@@ -395,7 +402,8 @@ describe('2. transaction status', () => {
 			},
 		});
 		expect(json.data.candidate).not.toHaveProperty('name');
-		expect(json.data).not.toHaveProperty('report');
+		for (const field of ['report', 'transactionId', 'formId'])
+			expect(json.data).not.toHaveProperty(field);
 		// The candidate's id stays the same from read to read.
 		expect((await txnInfo(transactionId)).json.data.candidate.id).toBe(json.data.candidate.id);
 	});
@@ -430,7 +438,7 @@ describe('2. transaction status', () => {
 			state: 'IN_PROGRESS',
 			skipAllowed: false,
 			marksheetRequired: false,
-			category: 'criminal',
+			category: { id: expect.stringMatching(HEX24), name: 'criminal' },
 		});
 	});
 
@@ -471,20 +479,16 @@ describe('3. check status: per-check reports', () => {
 			const { transactionId } = await createTransaction(CURRENT_CANDIDATE, [
 				{ name, skipAllowed: false },
 			]);
-			const before = (await checkInfo(name, transactionId)).json.data;
-			expect(before).toMatchObject({
-				verificationName: name,
-				state: 'NOT_STARTED',
-				responseList: [],
-			});
+			const before = await currentCheck(name, transactionId);
+			expect(before).toMatchObject({ name, state: 'NOT_STARTED', responseList: [] });
 			expect(before).not.toHaveProperty('reportUrl');
+			expect(before).not.toHaveProperty('verificationName');
 
 			await transition(transactionId, name, 'COMPLETED');
-			const { json } = await checkInfo(name, transactionId);
-			expect(json.code).toBe(0);
-			expect(json.data).not.toHaveProperty('reportUrl');
-			expect(json.data.state).toBe('COMPLETED');
-			expect(json.data.responseList).toEqual([
+			const completed = await currentCheck(name, transactionId);
+			expect(completed).not.toHaveProperty('reportUrl');
+			expect(completed.state).toBe('COMPLETED');
+			expect(completed.responseList).toEqual([
 				{
 					data: {
 						eduvReport: {
@@ -493,7 +497,7 @@ describe('3. check status: per-check reports', () => {
 					},
 				},
 			]);
-			const url = json.data.responseList[0].data.eduvReport.pdfServingUrl;
+			const url = completed.responseList[0].data.eduvReport.pdfServingUrl;
 			const pdf = await download(url);
 			expect(pdf).toContain(`Check: ${name}`);
 			expect(pdf).toContain('State: COMPLETED');
@@ -520,14 +524,14 @@ describe('3. check status: per-check reports', () => {
 			lastWorkingDate: '2021-01-01',
 			document: { label: 'experienceletter', url: 'https://files.example/x.pdf' },
 		});
-		const inProgress = (await checkInfo('bgv-employment', transactionId)).json.data;
+		const inProgress = await currentCheck('bgv-employment', transactionId);
 		expect(inProgress).toMatchObject({ state: 'IN_PROGRESS', reportUrl: null });
 		expect(inProgress).not.toHaveProperty('responseList');
 
 		await transition(transactionId, 'bgv-employment', 'COMPLETED');
-		const completed = (await checkInfo('bgv-employment', transactionId)).json.data;
+		const completed = await currentCheck('bgv-employment', transactionId);
 		expect(completed).toEqual({
-			verificationName: 'bgv-employment',
+			name: 'bgv-employment',
 			subType: expect.stringMatching(HEX24),
 			state: 'COMPLETED',
 			note: expect.any(String),
@@ -660,9 +664,8 @@ describe('4. check names: digital address and police certificate', () => {
 				message: 'Success',
 			});
 
-			const found = await checkInfo(formName, transactionId);
-			expect(found.json.data).toMatchObject({
-				verificationName: formName,
+			expect(await currentCheck(formName, transactionId)).toMatchObject({
+				name: formName,
 				state: 'IN_PROGRESS',
 				request: ADDRESS,
 			});
@@ -703,10 +706,10 @@ describe('4. check names: digital address and police certificate', () => {
 		await submit(transactionId, 'bgv-police-clearance-certificate', {
 			fileUrl: 'https://files.example/pcc.pdf',
 		});
-		expect(
-			(await checkInfo('bgv-police-clearance-certificate', transactionId)).json.data.state,
-		).toBe('IN_PROGRESS');
-		expect((await checkInfo('bgv-police-verification', transactionId)).json.data.state).toBe(
+		expect((await currentCheck('bgv-police-clearance-certificate', transactionId)).state).toBe(
+			'IN_PROGRESS',
+		);
+		expect((await currentCheck('bgv-police-verification', transactionId)).state).toBe(
 			'NOT_STARTED',
 		);
 	});
@@ -715,7 +718,7 @@ describe('4. check names: digital address and police certificate', () => {
 		await start({ pages: 'current' });
 		const { transactionId } = await createTransaction(CURRENT_CANDIDATE, FORM);
 		await transition(transactionId, 'bgv-local-extended-address', 'COMPLETED');
-		expect((await checkInfo('bgv-local-address-digital', transactionId)).json.data.state).toBe(
+		expect((await currentCheck('bgv-local-address-digital', transactionId)).state).toBe(
 			'COMPLETED',
 		);
 		expect((await checkInfo('bgv-local-extended-address', transactionId)).json).toEqual(
@@ -803,5 +806,60 @@ describe('5. PAN', () => {
 			message: 'Invalid PAN',
 			data: { pan: 'ABCDE1234X', status: 'INVALID', reason: 'No record found for this PAN' },
 		});
+	});
+});
+
+describe('6. Instant KYC refusals', () => {
+	const kyc = (check, body) => call('POST', `${V}/verifications/${check}`, { body });
+
+	test("'current' mode: GST's invalid GSTIN is exactly { message } under HTTP 200; 'contract' mode: a negative result", async () => {
+		await start({ pages: 'current' });
+		const invalid = await kyc('gst', { gst: '27ABCDE1234F1ZX' });
+		expect(invalid.status).toBe(200);
+		expect(invalid.json).toEqual({ message: 'Invalid GSTIN' });
+
+		await setPages('contract');
+		expect((await kyc('gst', { gst: '27ABCDE1234F1ZX' })).json).toEqual({
+			code: 0,
+			message: 'Invalid GSTIN',
+			data: { status: 'INVALID', reason: 'No registration found for this GSTIN' },
+		});
+	});
+
+	test("'current' mode: Aadhaar Start's bad redirect URL is { message } with no code under 422; Get Result's refusals are code 1 under 404 and 400", async () => {
+		await start({ pages: 'current' });
+		const badUrl = await kyc('pre-verify/aadhaar', { digiLocker: true, redirectUrl: 'not a url' });
+		expect(badUrl.status).toBe(422);
+		expect(badUrl.json).toEqual({ message: expect.stringMatching(/^"redirectUrl" /) });
+
+		const unknown = await kyc('self/aadhaar', { digiLocker: true, transactionId: 'nope' });
+		expect(unknown.status).toBe(404);
+		expect(unknown.json).toEqual({
+			code: 1,
+			message: 'Invalid transactionId: no DigiLocker request with this ID',
+		});
+
+		const started = await kyc('pre-verify/aadhaar', {
+			digiLocker: true,
+			redirectUrl: 'https://example.com/done',
+		});
+		const pending = await kyc('self/aadhaar', {
+			digiLocker: true,
+			transactionId: started.json.data.transactionId,
+		});
+		expect(pending.status).toBe(400);
+		expect(pending.json).toEqual({
+			code: 1,
+			message: 'Consent pending: the candidate has not completed DigiLocker authorisation',
+		});
+	});
+
+	test("'contract' mode: code -1 as before (Start's 422 too, Get Result's under HTTP 200)", async () => {
+		await start();
+		const badUrl = await kyc('pre-verify/aadhaar', { digiLocker: true, redirectUrl: 'not a url' });
+		expect(badUrl.status).toBe(422);
+		expect(badUrl.json.code).toBe(-1);
+		const unknown = await kyc('self/aadhaar', { digiLocker: true, transactionId: 'nope' });
+		expect([unknown.status, unknown.json.code]).toEqual([200, -1]);
 	});
 });

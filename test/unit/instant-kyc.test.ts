@@ -203,6 +203,34 @@ describe('Instant KYC: one billed call per check', () => {
 		]);
 	});
 
+	it('Verify GST: a body that is exactly { message } under HTTP 200 (the page’s invalid GSTIN) is a negative result, answered, never in doubt', async () => {
+		const { scope, requests } = mockService();
+		scope.post(`${V}/gst`).reply(200, { message: 'Invalid GSTIN' });
+		scope.post(`${V}/gst`).reply(200, success({ legalName: 'ACME', gstin: '29ABCDE1234F1Z5' }));
+
+		const result = await runActionNode({
+			items: [{ gst: '27ABCDE1234F1Z5' }, { gst: '29ABCDE1234F1Z5' }],
+			parameters: kyc('verifyGst', {
+				gst: '={{ $json.gst }}',
+				requestOptions: { maxConcurrentRequests: 1 },
+			}),
+			continueOnFail: true,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(requests.map((request) => request.body)).toEqual([
+			{ gst: '27ABCDE1234F1Z5' },
+			{ gst: '29ABCDE1234F1Z5' },
+		]);
+		expect(result.items).toEqual([
+			{ json: { valid: false, reason: 'Invalid GSTIN' }, pairedItem: { item: 0 } },
+			{
+				json: { legalName: 'ACME', gstin: '29ABCDE1234F1Z5', valid: true, reason: 'Success' },
+				pairedItem: { item: 1 },
+			},
+		]);
+	});
+
 	it.each([
 		[
 			'data.message when data has no reason',

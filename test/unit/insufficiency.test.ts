@@ -287,8 +287,15 @@ describe('Transaction → Get Check Status: verificationId and insufficiencies',
 				reportUrl: null,
 				verificationId: first.subType,
 				insufficiencies: first.insufficiencyData,
+				readUnder: 'bgv-degree',
 			},
-			{ ...second, reportUrl: null, verificationId: null, insufficiencies: [] },
+			{
+				...second,
+				reportUrl: null,
+				verificationId: null,
+				insufficiencies: [],
+				readUnder: 'bgv-degree',
+			},
 		]);
 	});
 });

@@ -172,16 +172,12 @@ describe('Transaction → Get Check Status: reportUrl and the check’s other na
 		const result = await read('bgv-degree');
 
 		expect(requests.map((request) => request.path)).toEqual([`${CHECK}/bgv-degree/info?${QUERY}`]);
+		const added = { verificationId: null, insufficiencies: [], readUnder: 'bgv-degree' };
 		expect(outputJson(result)).toEqual([
-			{ ...older, reportUrl: 'https://files/r-1.pdf', verificationId: null, insufficiencies: [] },
-			{
-				...newer,
-				reportUrl: 'https://files/eduv-1.pdf',
-				verificationId: null,
-				insufficiencies: [],
-			},
-			{ ...ownNull, reportUrl: null, verificationId: null, insufficiencies: [] },
-			{ ...none, reportUrl: null, verificationId: null, insufficiencies: [] },
+			{ ...older, reportUrl: 'https://files/r-1.pdf', ...added },
+			{ ...newer, reportUrl: 'https://files/eduv-1.pdf', ...added },
+			{ ...ownNull, reportUrl: null, ...added },
+			{ ...none, reportUrl: null, ...added },
 		]);
 	});
 
@@ -211,50 +207,107 @@ describe('Transaction → Get Check Status: reportUrl and the check’s other na
 			]);
 			expect(requests[1].headers['x-api-key']).toBe(TEST_API_KEY);
 			expect(result.error).toBeUndefined();
-			// The service's `name` says which name answered.
+			// Version 2's readUnder says which name answered (version 1 keeps 0.3.1's output).
 			expect(outputJson(result)).toEqual([
 				{
 					...answer,
 					reportUrl: null,
 					verificationId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
 					insufficiencies: [],
+					...(typeVersion >= 2 ? { readUnder: other } : {}),
 				},
 			]);
 		},
 	);
 
-	it('a not-found refusal under HTTP 200 (code -1) is also asked under the other name', async () => {
-		const { scope, requests } = mockService();
-		scope.get(`${CHECK}/bgv-local-extended-address/info`).query(true).reply(200, NOT_FOUND);
-		scope
-			.get(`${CHECK}/bgv-local-address-digital/info`)
-			.query(true)
-			.reply(200, success({ name: 'bgv-local-address-digital', state: 'COMPLETED' }));
+	it.each([
+		['a not-found refusal under HTTP 200 (code -1)', NOT_FOUND],
+		['version 2: code 0 with an empty list (not found)', success({ data: [] })],
+	])(
+		'%s is also asked under the other name, and the item says which name was read',
+		async (_what, notFound) => {
+			const { scope, requests } = mockService();
+			scope.get(`${CHECK}/bgv-local-extended-address/info`).query(true).reply(200, notFound);
+			scope
+				.get(`${CHECK}/bgv-local-address-digital/info`)
+				.query(true)
+				.reply(200, success({ name: 'bgv-local-address-digital', state: 'COMPLETED' }));
 
-		const result = await read('bgv-local-extended-address');
+			const result = await read('bgv-local-extended-address');
+
+			expect(requests.map((request) => request.path)).toEqual([
+				`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
+				`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
+			]);
+			expect(result.error).toBeUndefined();
+			expect(outputJson(result)).toEqual([
+				{
+					name: 'bgv-local-address-digital',
+					state: 'COMPLETED',
+					reportUrl: null,
+					verificationId: null,
+					insufficiencies: [],
+					readUnder: 'bgv-local-address-digital',
+				},
+			]);
+		},
+	);
+
+	it('version 2: the police clearance certificate not found under its submission name is read under the form list’s name, and the item says so', async () => {
+		const { scope, requests } = mockService();
+		scope.get(`${CHECK}/bgv-police-clearance-certificate/info`).query(true).reply(404, NOT_FOUND);
+		scope
+			.get(`${CHECK}/bgv-police-verification/info`)
+			.query({ orgId: 'org-1', txnId: 'TXN-1' })
+			.reply(200, success({ data: [{ name: 'bgv-police-verification', state: 'IN_PROGRESS' }] }));
+
+		const result = await read('bgv-police-clearance-certificate');
 
 		expect(requests.map((request) => request.path)).toEqual([
-			`${CHECK}/bgv-local-extended-address/info?${QUERY}`,
-			`${CHECK}/bgv-local-address-digital/info?${QUERY}`,
+			`${CHECK}/bgv-police-clearance-certificate/info?${QUERY}`,
+			`${CHECK}/bgv-police-verification/info?${QUERY}`,
 		]);
 		expect(outputJson(result)).toEqual([
 			{
-				name: 'bgv-local-address-digital',
-				state: 'COMPLETED',
+				name: 'bgv-police-verification',
+				state: 'IN_PROGRESS',
 				reportUrl: null,
 				verificationId: null,
 				insufficiencies: [],
+				readUnder: 'bgv-police-verification',
 			},
 		]);
 	});
 
+	it('version 2: an empty list under a check with no other name is an error saying not found; version 1 keeps 0.3.1’s output', async () => {
+		const { scope, requests } = mockService();
+		scope
+			.get(`${CHECK}/bgv-degree/info`)
+			.times(2)
+			.query(true)
+			.reply(200, success({ data: [] }));
+
+		const v2 = await read('bgv-degree');
+		const v1 = await read('bgv-degree', 1);
+
+		expect(requests).toHaveLength(2);
+		expect(v2.items).toEqual([]);
+		expect(v2.error?.message).toBe(
+			'Get the status of one check found nothing: the Candidate Verification Service answered that bgv-degree is not found for this transaction (code 0, an empty list)',
+		);
+		expect(v2.error?.description).toBe(
+			'Check the Check and the Transaction ID: Transaction → Get Status lists the checks the transaction has.',
+		);
+		expect(outputJson(v1)).toEqual([{ data: [] }]);
+	});
+
 	it.each([
 		[2, 'bgv-police-verification'],
-		[2, 'bgv-police-clearance-certificate'],
 		[1, 'bgv-police-verification'],
+		[1, 'bgv-police-clearance-certificate'],
 		[2, 'bgv-degree'],
 	])(
-		'version %i, Check %s (no other name; the police checks are two different checks): one request, its refusal',
+		'version %i, Check %s (no other name: Police Verification is not the certificate, and version 1 keeps 0.3.1’s reads): one request, its refusal',
 		async (typeVersion, check) => {
 			const { scope, requests } = mockService();
 			scope.get(`${CHECK}/${check}/info`).query(true).reply(404, NOT_FOUND);
@@ -264,6 +317,10 @@ describe('Transaction → Get Check Status: reportUrl and the check’s other na
 			expect(requests.map((request) => request.path)).toEqual([`${CHECK}/${check}/info?${QUERY}`]);
 			expect(result.error?.message).toBe(
 				'Get the status of one check was rejected by the Candidate Verification Service: Verification not found for this transaction',
+			);
+			// Asked under no other name (nock records only the requests it matched).
+			expect(result.error?.description).toBe(
+				'- Verification not found for this transaction\n(HTTP 404, code -1)',
 			);
 		},
 	);

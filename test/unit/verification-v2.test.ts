@@ -448,6 +448,7 @@ describe('Transaction → Get Check Status: the name read follows the node versi
 			reportUrl: null,
 			verificationId: null,
 			insufficiencies: [],
+			...(typeVersion >= 2 ? { readUnder: path } : {}),
 		});
 	});
 

@@ -11,6 +11,27 @@ import type { IDataObject } from 'n8n-workflow';
 export const LOST_ANSWER_ADVICE =
 	'No clear answer came (a timeout, a reset, a cancel, a 5xx or an answer that is not the service’s), so the service may have acted on it. Check at the service (its dashboard) before sending this row again: nothing stops a later run from sending it.';
 
+/**
+ * A row the service refused in both request shapes it may take, the second time for a reason that
+ * names the shape's fields: the second refusal (`problems`, listed by the error) and the first, as
+ * either may be the one to act on. Both refusals created nothing, so sending the row again is safe.
+ */
+export function bothShapesRefused(
+	problems: string[],
+	refused: { firstShape: string; firstProblems: string[]; secondShape: string },
+	itemIndex: number,
+): { problem: string; advice: string } {
+	const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+	return {
+		problem: `both request shapes were refused: ${problems[0] ?? 'no message'}${more}`,
+		advice: [
+			`Refused as above with ${refused.secondShape}, and before that with ${refused.firstShape}:`,
+			...refused.firstProblems.map((problem) => `- ${problem}`),
+			`Correct what the refusals name in item ${itemIndex}, then send that row again (nothing was created).`,
+		].join('\n'),
+	};
+}
+
 /** "item 0, item 2". */
 function itemList(indexes: number[]): string {
 	return indexes.map((index) => `item ${index}`).join(', ');

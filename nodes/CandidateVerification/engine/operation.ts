@@ -56,8 +56,15 @@ export interface FormerRowConfirmation {
 export interface OtherShape {
 	/** The item's body in the other shape; undefined when both shapes are the same for this item. */
 	body(prepared: PreparedRequest): IDataObject | undefined;
-	/** Whether a refusal's problems are about the shape (e.g. "dob must be a string"). */
-	isAbout(problems: string[]): boolean;
+	/**
+	 * Whether a refusal rejects the shape of the body sent itself (e.g. "property verificationFields
+	 * should not exist"), never a value in it: only such a refusal makes the other shape tried.
+	 */
+	refusesShape(problems: string[], sent: IDataObject): boolean;
+	/** Whether a refusal names a field the two shapes place apart (e.g. "fatherName must …"). */
+	namesShapeFields(problems: string[]): boolean;
+	/** How errors name the declared and the other shape, e.g. "top level (the provider’s current page)". */
+	labels: { declared: string; other: string };
 }
 
 /** One item on its way to the service, as the operation's hooks see it. */

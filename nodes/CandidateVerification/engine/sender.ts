@@ -242,19 +242,23 @@ export class Sender {
 			const follow = 'read' in operation.output && operation.output.followRedirects === true;
 			const send = async (body?: IDataObject) =>
 				await this.request(operation.label, body ? { ...request, body } : request, follow);
-			response = operation.otherShape
+			const answer = operation.otherShape
 				? await sendInLearnedShape(this.shapeKey, operation.otherShape, prepared, send)
-				: await send();
+				: { response: await send() };
+			response = answer.response;
 			let output: INodeExecutionData[];
 			if ('read' in operation.output) {
 				output = await operation.output.read.call(context, response, call);
 			} else {
 				const { explainRefusal } = operation;
+				const { bothRefused } = answer;
 				const envelope = assertSuccessfulResponse(
 					node,
 					operation.label,
 					response,
-					explainRefusal && ((problems) => explainRefusal(problems, prepared, itemIndex)),
+					bothRefused
+						? (problems) => say.bothShapesRefused(problems, bothRefused, itemIndex)
+						: explainRefusal && ((problems) => explainRefusal(problems, prepared, itemIndex)),
 				);
 				const shaped = operation.output(envelope.data ?? {}, prepared);
 				output = (Array.isArray(shaped) ? shaped : [shaped]).map((json) => ({

@@ -105,7 +105,8 @@ const isObject = (value: unknown): value is IDataObject =>
 /**
  * The one definition of a negative result (`valid: false`): the answer says `status: "INVALID"` at the
  * top level of its data or, in the older PAN answer, nested (`data.status` there), or
- * `accountExists: false` (Bank Account, UPI).
+ * `accountExists: false` (Bank Account, UPI). A call declared `messageOnlyIsNegative` also reads a
+ * 2xx answer that is exactly `{ message }` as one (messageOnlyAnswer).
  */
 function isNegative(data: IDataObject, nested: IDataObject): boolean {
 	return data.status === 'INVALID' || nested.status === 'INVALID' || data.accountExists === false;
@@ -154,9 +155,23 @@ const quoted = (labels: string[]) => labels.map((label) => `"${label}"`).join(',
 const OWN_ADVICE_STATUSES = [401, 403, 429];
 
 /**
+ * The message of a 2xx answer that is exactly `{ message }` (no code, no data, nothing else): Verify
+ * GST's public page answers an invalid GSTIN so, under HTTP 200. Undefined for any other answer.
+ */
+function messageOnlyAnswer(
+	response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'>,
+): string | undefined {
+	if (response.statusCode < 200 || response.statusCode >= 300) return undefined;
+	const body = parseJsonText(response.body);
+	if (!isObject(body) || Object.keys(body).length !== 1) return undefined;
+	const { message } = body;
+	return typeof message === 'string' && message.trim() !== '' ? message : undefined;
+}
+
+/**
  * A refusal without the service's envelope: a 4xx (other than 401, 403, 429) whose answer is a
- * `{ message }` with no `code` at all, as Verify GST answers an invalid GSTIN and Aadhaar (DigiLocker)
- * Start a bad Redirect URL (HTTP 422).
+ * `{ message }` with no `code` at all, as Aadhaar (DigiLocker) Start answers a bad Redirect URL
+ * (HTTP 422).
  */
 export function refusedWithoutCode(response: Pick<IN8nHttpFullResponse, 'statusCode' | 'body'>) {
 	const { statusCode } = response;
@@ -222,6 +237,11 @@ export interface KycCall {
 	body(input: ItemInput): IDataObject;
 	/** What to do after a rejection that names no field. */
 	rejectionHint?: string;
+	/**
+	 * A 2xx answer that is exactly `{ message }` is a negative result (`valid: false`, `reason` the
+	 * message), not an answer without an envelope: Verify GST's page answers an invalid GSTIN so.
+	 */
+	messageOnlyIsNegative?: true;
 	/** Changes the output item further (e.g. a photo into binary data). */
 	finish?(this: IExecuteFunctions, output: INodeExecutionData, call: ItemCall): Promise<void>;
 }
@@ -238,6 +258,12 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 		build: (input) => ({ body: spec.body(input) }),
 		output: {
 			async read(this: IExecuteFunctions, response, call) {
+				const negative = spec.messageOnlyIsNegative ? messageOnlyAnswer(response) : undefined;
+				if (negative !== undefined) {
+					return [
+						{ json: { valid: false, reason: negative }, pairedItem: { item: call.itemIndex } },
+					];
+				}
 				let envelope: ServiceEnvelope;
 				try {
 					envelope = assertSuccessfulResponse(call.node, spec.label, response);
@@ -283,6 +309,8 @@ export interface IdentifierCheck {
 	description: string;
 	/** Constant fields of the body (e.g. digiLocker: false), after the identifier. */
 	constants?: IDataObject;
+	/** See KycCall.messageOnlyIsNegative. */
+	messageOnlyIsNegative?: true;
 }
 
 /** The description and operation of a check of one identifier. */
@@ -298,6 +326,7 @@ export function identifierCheck(spec: IdentifierCheck): {
 			path: spec.path,
 			fields: [rule],
 			body: (input) => ({ [rule.name]: readIdentifier(input, rule), ...spec.constants }),
+			messageOnlyIsNegative: spec.messageOnlyIsNegative,
 		}),
 	};
 }

@@ -17,6 +17,10 @@ export const { description, operation } = identifierCheck({
 		normalise: compactUpper,
 	},
 	placeholder: 'e.g. 27ABCDE1234F1Z5',
+	// The page's invalid GSTIN: `{ message }` under HTTP 200, the service's verdict on a GSTIN of the
+	// right form (checked before sending), answered and billed: a negative result, never an error
+	// whose advice would call it again.
+	messageOnlyIsNegative: true,
 	description:
 		'The GST identification number to check, 15 characters (any case; spaces are removed)',
 });

@@ -247,6 +247,26 @@ const confirmFormerRow: FormerRowConfirmation = {
 
 const SHAPE_FIELDS = /(^|[^a-z])(dob|fatherName|verificationFields)([^a-z]|$)/i;
 const DATE_OF_BIRTH = /(^|[^a-z])dob([^a-z]|$)/i;
+/** A top-level field the service does not take ("property dob should not exist", `"dob" is not allowed`). */
+const FIELD_NOT_ALLOWED =
+	/^(?:property\s+)?["']?(dob|fatherName|verificationFields)["']?\s+(?:should not exist|is not allowed(?! to)|not allowed(?! to))/i;
+/** A top-level `dob` missing ("dob must be a string" is how the current page says it). */
+const DOB_MISSING =
+	/^["']?dob["']?\s+(?:is required|must be a string|should not be empty|must not be empty|is not allowed to be empty)/i;
+
+/**
+ * Whether a refusal rejects the shape sent itself, so the other shape may be what the service takes:
+ * a top-level `dob`, `fatherName` or `verificationFields` not allowed, or `dob` required (or not a
+ * string) when none was sent top level. A problem naming a nested path (`verificationFields.dob …`)
+ * proves the service reads the nested shape, and a value refused ("fatherName must …") is the row's:
+ * neither is a reason to send the other shape, nor to learn it.
+ */
+function refusesShape(problems: string[], sent: IDataObject): boolean {
+	return problems.some(
+		(problem) =>
+			FIELD_NOT_ALLOWED.test(problem) || (sent.dob === undefined && DOB_MISSING.test(problem)),
+	);
+}
 
 /**
  * The contract nests the date of birth and the father's name in `verificationFields`; the
@@ -276,7 +296,12 @@ export const operation: OperationDefinition = {
 	scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
 	otherShape: {
 		body: currentPageShape,
-		isAbout: (problems) => problems.some((problem) => SHAPE_FIELDS.test(problem)),
+		refusesShape,
+		namesShapeFields: (problems) => problems.some((problem) => SHAPE_FIELDS.test(problem)),
+		labels: {
+			declared: 'Date of Birth and Father’s Name in verificationFields (the API contract)',
+			other: 'Date of Birth and Father’s Name top level (the provider’s current page)',
+		},
 	},
 	explainRefusal: (problems, { body }, itemIndex) =>
 		!body?.verificationFields && problems.some((problem) => DATE_OF_BIRTH.test(problem))

@@ -5,6 +5,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeProperties,
+	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -13,13 +14,14 @@ import { fillPath } from '../../../shared/paths';
 import { ACTIONS } from '../../../shared/actions';
 import {
 	CHECK_OPTIONS_V2,
+	CHECK_STATUS_OTHER_NAME_V2,
 	CHECK_STATUS_PATH,
 	DIGITAL_ADDRESS_OTHER_NAME,
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
 } from '../../../shared/constants';
-import { checkStatusOutput } from '../../../shared/checkStatus';
+import { checkItemsOf, checkStatusOutput } from '../../../shared/checkStatus';
 import { assertSuccessfulResponse, type ServiceEnvelope } from '../../../shared/transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';
 
@@ -68,12 +70,28 @@ function nodeError(node: INode, caught: unknown): NodeApiError | NodeOperationEr
 }
 
 /**
+ * Version 2: an answer listing no check (`code: 0` with an empty `data.data`, as the public pages'
+ * list shape answers a check the transaction does not have) is not found, like a 404: an error
+ * isNotFound reads, so the other name is asked. Version 1 keeps 0.3.1's output, the answer as sent.
+ */
+function found(node: INode, envelope: ServiceEnvelope, name: string): ServiceEnvelope {
+	if (node.typeVersion < 2 || checkItemsOf(envelope.data ?? {}).length > 0) return envelope;
+	throw new NodeApiError(node, envelope as unknown as JsonObject, {
+		message: `${LABEL} found nothing: the Candidate Verification Service answered that ${name} is not found for this transaction (code 0, an empty list)`,
+		description:
+			'Check the Check and the Transaction ID: Transaction → Get Status lists the checks the transaction has.',
+		httpCode: '404',
+	});
+}
+
+/**
  * The check's status under the name asked; when the service answers not found and the check has
- * another name (a digital address: the form list's and the submission pages' names, see
- * DIGITAL_ADDRESS_OTHER_NAME), asked once more under that name, a read being safe to repeat. The
- * operation reads its own answer (`output.read`) because only after the answer is known whether a
- * second request is needed (`beforeSend` runs before); the second goes with `call.callService`
- * (the run's credential, settings and retries). Both not found: the first name's refusal.
+ * another name (CHECK_STATUS_OTHER_NAME_V2 on version 2: a digital address's other name, the
+ * certificate's form-list name; DIGITAL_ADDRESS_OTHER_NAME on version 1), asked once more under that
+ * name, a read being safe to repeat. The operation reads its own answer (`output.read`) because only
+ * after the answer is known whether a second request is needed (`beforeSend` runs before); the second
+ * goes with `call.callService` (the run's credential, settings and retries). Both not found: the
+ * first name's refusal. Version 2's items say which name was read (`readUnder`).
  */
 async function readCheckStatus(
 	this: IExecuteFunctions,
@@ -81,19 +99,25 @@ async function readCheckStatus(
 	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
 	const { node } = call;
+	const asked = call.prepared.pathParameters?.verificationName ?? '';
+	let readUnder = asked;
 	let envelope: ServiceEnvelope;
 	try {
-		envelope = assertSuccessfulResponse(node, LABEL, response);
+		envelope = found(node, assertSuccessfulResponse(node, LABEL, response), asked);
 	} catch (caught) {
 		const refusal = nodeError(node, caught);
-		const other = DIGITAL_ADDRESS_OTHER_NAME[call.prepared.pathParameters?.verificationName ?? ''];
+		const other = (node.typeVersion >= 2 ? CHECK_STATUS_OTHER_NAME_V2 : DIGITAL_ADDRESS_OTHER_NAME)[
+			asked
+		];
 		if (other === undefined || !isNotFound(refusal)) throw refusal;
 		try {
-			envelope = await call.callService(`${LABEL} (under its other name, ${other})`, {
+			const answer = await call.callService(`${LABEL} (under its other name, ${other})`, {
 				method: 'GET',
 				url: fillPath(CHECK_STATUS_PATH, { verificationName: other }),
 				qs: call.request.qs,
 			});
+			envelope = found(node, answer, other);
+			readUnder = other;
 		} catch (caughtAgain) {
 			const second = nodeError(node, caughtAgain);
 			if (!isNotFound(second)) throw second;
@@ -103,21 +127,26 @@ async function readCheckStatus(
 			throw refusal;
 		}
 	}
-	return checkStatusItems(envelope.data ?? {}, node.typeVersion).map((json) => ({
+	return checkStatusItems(envelope.data ?? {}, node.typeVersion, readUnder).map((json) => ({
 		json,
 		pairedItem: { item: call.itemIndex },
 	}));
 }
 
 /**
- * The output items of one answer. Version 2: one per check (checkStatusOutput). Version 1 keeps
- * 0.3.1's output, the answer's data as sent, so saved expressions such as `$json.data[0].state`
- * still read it: a list answer stays one item; a single check gains reportUrl, verificationId and
- * insufficiencies beside its own fields.
+ * The output items of one answer. Version 2: one per check (checkStatusOutput), each with
+ * `readUnder`, the check name its status was read under. Version 1 keeps 0.3.1's output, the
+ * answer's data as sent, so saved expressions such as `$json.data[0].state` still read it: a list
+ * answer stays one item; a single check gains reportUrl, verificationId and insufficiencies beside
+ * its own fields.
  */
-export function checkStatusItems(data: IDataObject, typeVersion: number): IDataObject[] {
-	const isList = Array.isArray(data.data);
-	return typeVersion < 2 && isList ? [data] : checkStatusOutput(data);
+export function checkStatusItems(
+	data: IDataObject,
+	typeVersion: number,
+	readUnder: string,
+): IDataObject[] {
+	if (typeVersion < 2) return Array.isArray(data.data) ? [data] : checkStatusOutput(data);
+	return checkStatusOutput(data).map((item) => ({ ...item, readUnder }));
 }
 
 export const operation: OperationDefinition = {

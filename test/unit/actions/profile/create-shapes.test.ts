@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { operation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
+import * as say from '../../../../nodes/CandidateVerification/engine/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { failRequest } from '../../../harness/fail-request';
@@ -250,6 +251,170 @@ describe('Profile → Create against both shapes of the service', () => {
 		expect(outputJson(result)[0].error).toBe(
 			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: mobile is already registered`,
 		);
+	});
+
+	it('a service that ignores unknown keys and refuses one father’s name: every candidate it creates holds its dob and fatherName, the refused row fails with its reason', async () => {
+		// The contract's shape, read leniently (top-level keys ignored), with a rule on the father's name.
+		const created: IDataObject[] = [];
+		const requests = service((body) => {
+			const fields = (body.verificationFields ?? {}) as IDataObject;
+			if (fields.fatherName !== undefined && !/^[A-Za-z .]+$/.test(String(fields.fatherName))) {
+				return [200, refusal('verificationFields.fatherName must contain only letters')];
+			}
+			created.push({ name: body.name, dob: fields.dob, fatherName: fields.fatherName });
+			return [200, success({ transactionId: `TXN-${String(body.name)}` })];
+		});
+		const kiran = { name: 'Kiran Rao', gender: 'Male', dob: '1991-04-05', fatherName: 'R@j Rao' };
+		const meeraWithFather = { ...meera, fatherName: 'Suresh Iyer' };
+
+		const result = await runActionNode({
+			items: [kiran, asha, meeraWithFather],
+			parameters,
+			credentialId: 'cred-lenient',
+			continueOnFail: true,
+		});
+
+		expect(created).toEqual([
+			{ name: 'Asha Verma', dob: '17-05-1994', fatherName: 'Raj Verma' },
+			{ name: 'Meera Iyer', dob: '03-03-1988', fatherName: 'Suresh Iyer' },
+		]);
+		expect(bodies(requests).every((body) => 'verificationFields' in (body as IDataObject))).toBe(
+			true,
+		);
+		const [refused, ...accepted] = outputJson(result);
+		expect(refused.error).toBe(
+			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: verificationFields.fatherName must contain only letters`,
+		);
+		expect(refused.inDoubt).toBeUndefined();
+		expect(accepted.map((json) => json.transactionId)).toEqual([
+			'TXN-Asha Verma',
+			'TXN-Meera Iyer',
+		]);
+	});
+
+	it.each([
+		'verificationFields.fatherName must contain only letters',
+		'verificationFields.dob must be a string',
+		'"verificationFields.dob" is required',
+		'verificationFields.dob must be a valid date in DD-MM-YYYY format/mobile is already registered',
+		'fatherName must contain only letters',
+		'dob must be a valid date in DD-MM-YYYY format',
+	])(
+		'a refusal that names no rejected shape (%s) is not followed by the other shape',
+		async (message) => {
+			const { scope, requests } = mockService();
+			scope.post(PATH).reply(200, refusal(message));
+
+			const result = await runActionNode({
+				items: [asha],
+				parameters,
+				credentialId: `cred-value-${message}`,
+				continueOnFail: true,
+			});
+
+			expect(requests).toHaveLength(1);
+			expect(outputJson(result)[0].error).toMatch(
+				`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: ${message.split('/')[0]}`,
+			);
+		},
+	);
+
+	it.each([
+		'property verificationFields should not exist',
+		'"verificationFields" is not allowed',
+		'dob must be a string',
+		'"dob" is required',
+		'dob should not be empty',
+	])(
+		'a refusal of the nested shape itself (%s) is followed by the top-level shape',
+		async (message) => {
+			const { scope, requests } = mockService();
+			scope.post(PATH).reply(200, refusal(message));
+			scope.post(PATH).reply(200, success({ transactionId: 'TXN-1' }));
+
+			const result = await runActionNode({
+				items: [asha],
+				parameters,
+				credentialId: `cred-shape-${message}`,
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(bodies(requests)).toEqual([
+				nested(
+					{ name: 'Asha Verma', gender: 'Female' },
+					{ dob: '17-05-1994', fatherName: 'Raj Verma' },
+				),
+				{ name: 'Asha Verma', gender: 'Female', dob: '17-05-1994', fatherName: 'Raj Verma' },
+			]);
+		},
+	);
+
+	it('after the top-level shape was learned, a refused father’s name value keeps it: one request, the service’s reason', async () => {
+		service(currentPageAnswer);
+		await runActionNode({ items: [ravi], parameters, credentialId: 'cred-learned-value' });
+		nock.cleanAll();
+		const requests = service((body) =>
+			body.fatherName === 'R@j Rao'
+				? [200, refusal('fatherName must contain only letters')]
+				: currentPageAnswer(body),
+		);
+
+		const result = await runActionNode({
+			items: [{ ...asha, fatherName: 'R@j Rao' }, meera],
+			parameters: { ...parameters, requestOptions: { maxConcurrentRequests: 1 } },
+			credentialId: 'cred-learned-value',
+			continueOnFail: true,
+		});
+
+		expect(bodies(requests)).toEqual([
+			{ name: 'Asha Verma', gender: 'Female', dob: '17-05-1994', fatherName: 'R@j Rao' },
+			{ name: 'Meera Iyer', gender: 'Female', dob: '03-03-1988' },
+		]);
+		expect(outputJson(result).map((json) => json.error ?? json.transactionId)).toEqual([
+			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: fatherName must contain only letters`,
+			'TXN-Meera Iyer',
+		]);
+	});
+
+	it('the other shape refused too for a reason naming its fields: the error gives both refusals', async () => {
+		const requests = service((body) =>
+			'verificationFields' in body
+				? currentPageAnswer(body)
+				: [200, refusal('fatherName must contain only letters')],
+		);
+
+		const result = await runActionNode({
+			items: [asha],
+			parameters,
+			credentialId: 'cred-both-named',
+		});
+
+		expect(requests).toHaveLength(2);
+		// Both refusals, whatever the wording around them.
+		for (const problem of [
+			'fatherName must contain only letters',
+			'property verificationFields should not exist',
+		])
+			expect(result.error?.description).toContain(`- ${problem}`);
+		const { labels } = operation.otherShape!;
+		const explained = say.bothShapesRefused(
+			['fatherName must contain only letters'],
+			{
+				firstShape: labels.declared,
+				firstProblems: ['property verificationFields should not exist', 'dob must be a string'],
+				secondShape: labels.other,
+			},
+			0,
+		);
+		expect(result.error?.message).toBe(
+			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: ${explained.problem}`,
+		);
+		expect(result.error?.description).toBe(
+			['- fatherName must contain only letters', '(HTTP 200, code -1)', explained.advice].join(
+				'\n',
+			),
+		);
+		expect(explained.advice).toContain('- property verificationFields should not exist');
 	});
 
 	it('a refusal under a 502 (the service may have acted) is not followed by the other shape', async () => {
