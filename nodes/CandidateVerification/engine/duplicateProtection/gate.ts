@@ -227,17 +227,22 @@ export class ProtectionGate implements SendGate {
 	/**
 	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
 	 * one is a repeat, with its error (Stop: the first one, nothing is sent; Continue: each on the
-	 * error output).
+	 * error output). `settledBefore`: items an earlier try of n8n's Retry On Fail settled, never
+	 * sent again, whose repeats are still named.
 	 */
-	firstOfEachRow(indexes: number[]): { rows: number[]; repeats: Repeat[] } {
+	firstOfEachRow(
+		indexes: number[],
+		settledBefore: ReadonlySet<number> = new Set(),
+	): { rows: number[]; repeats: Repeat[] } {
 		const repeats: Repeat[] = [];
 		const firstItemOf = new Map<string, number>();
 		for (const itemIndex of indexes) {
 			const identity = this.identityOf(this.ledger.checked[itemIndex]);
 			const first = firstItemOf.get(identity);
 			if (first === undefined) {
-				this.identities.set(itemIndex, identity);
 				firstItemOf.set(identity, itemIndex);
+				if (settledBefore.has(itemIndex)) continue;
+				this.identities.set(itemIndex, identity);
 				this.unclaimed.push(itemIndex);
 				continue;
 			}
@@ -514,7 +519,7 @@ export class ProtectionGate implements SendGate {
 		);
 	}
 
-	/** A row in doubt (sent by an earlier execution that got no answer). */
+	/** A row in doubt (sent by an earlier try or execution that got no answer). */
 	private inDoubtError(itemIndex: number): NodeOperationError {
 		const former = this.record.foundUnderWider(this.identities.get(itemIndex)!);
 		const { duplicateKey } = this.ledger.checked[itemIndex];
