@@ -80,11 +80,10 @@ function nodeContextOf(context: IExecuteFunctions): IContextObject | undefined {
  * test/unit/retry-on-fail.test.ts runs n8n's own loop of tries and catches a change.
  */
 export class AcceptedMemory {
+	/** `run` is undefined without Settings → Retry On Fail: n8n then runs no other try. */
 	private constructor(
 		private readonly run: NodeRun | undefined,
 		private readonly nodeContext: IContextObject | undefined,
-		/** Settings → Retry On Fail: without it n8n runs no other try, so nothing is kept. */
-		private readonly retries: boolean,
 	) {}
 
 	/**
@@ -92,9 +91,9 @@ export class AcceptedMemory {
 	 * Retry On Fail on, it stops here when an earlier try's memory cannot be found.
 	 */
 	static of(context: IExecuteFunctions, node: INode, sendsOnce: boolean): AcceptedMemory {
-		const retries = node.retryOnFail === true;
-		const memory = new AcceptedMemory(nodeRunOf(context, node), nodeContextOf(context), retries);
-		if (!sendsOnce || !retries) return memory;
+		// Without Retry On Fail n8n runs no other try: nothing is kept, nor the node's context made.
+		if (!sendsOnce || node.retryOnFail !== true) return new AcceptedMemory(undefined, undefined);
+		const memory = new AcceptedMemory(nodeRunOf(context, node), nodeContextOf(context));
 		if (!memory.run) {
 			const { message, description } = say.TRIES_NOT_TOLD;
 			throw new NodeOperationError(node, message, { description });
@@ -140,7 +139,7 @@ export class AcceptedMemory {
 
 	/** After a failed try: keep what was accepted (and what got no clear answer) for the next one. */
 	keep(accepted: Map<number, AcceptedItem>, lost: number[] = []): void {
-		if (!this.run || !this.retries) return;
+		if (!this.run) return;
 		if (accepted.size === 0 && lost.length === 0) {
 			this.clear();
 			return;
