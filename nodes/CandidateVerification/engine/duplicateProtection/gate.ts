@@ -169,13 +169,15 @@ export class ProtectionGate implements SendGate {
 	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
 	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
 
-	private identityOf({ prepared, duplicateKey }: CheckedItem): string {
+	/** A row's identity; `sending`: it may be claimed, so its former identities are noted for lookup. */
+	private identityOf({ prepared, duplicateKey }: CheckedItem, sending = true): string {
 		const { body, qs, pathParameters } = prepared!;
 		const request = { body, qs, pathParameters };
 		const row = this.operation.identity?.(prepared!) ?? request;
 		const scope = this.operation.scope?.(prepared!);
 		const formerRow = this.operation.formerIdentity?.(prepared!);
 		const identity = rowIdentity(this.identityBase, row, duplicateKey, scope);
+		if (!sending) return identity;
 		const facts = { ...this.account, request, row, duplicateKey, scope, formerRow };
 		this.record.former.note(identity, facts);
 		return identity;
@@ -237,11 +239,12 @@ export class ProtectionGate implements SendGate {
 		const repeats: Repeat[] = [];
 		const firstItemOf = new Map<string, number>();
 		for (const itemIndex of indexes) {
-			const identity = this.identityOf(this.ledger.checked[itemIndex]);
+			const settled = settledBefore.has(itemIndex);
+			const identity = this.identityOf(this.ledger.checked[itemIndex], !settled);
 			const first = firstItemOf.get(identity);
 			if (first === undefined) {
 				firstItemOf.set(identity, itemIndex);
-				if (settledBefore.has(itemIndex)) continue;
+				if (settled) continue;
 				this.identities.set(itemIndex, identity);
 				this.unclaimed.push(itemIndex);
 				continue;
