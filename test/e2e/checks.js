@@ -299,7 +299,7 @@ async function duplicateProtectionChecks() {
 			assert.deepEqual(await candidatesNamed(names), [1]);
 			const next = await postRows(rowsNamed(names));
 			assert.equal(next.status, 'error');
-			assert.equal(next.data.resultData.error.message, 'Item 0 was sent by an earlier execution that got no answer: the service may have created it');
+			assert.equal(next.data.resultData.error.message, 'Item 0 was sent by an earlier try or execution that got no answer: the service may have created it');
 			assert.deepEqual(await candidatesNamed(names), [1]);
 			return `"${next.data.resultData.error.message}"`;
 		});

@@ -2,13 +2,13 @@
 
 /**
  * How the end-to-end scripts tell an item in doubt, from the node's own texts
- * (nodes/CandidateVerification/engine/duplicateProtection/messages.ts): a row an earlier execution
- * sent without an answer (`heldInDoubt`), and a row whose own answer was lost (`lostAnswerAdvice`).
+ * (nodes/CandidateVerification/engine/duplicateProtection/messages.ts): a row an earlier try or
+ * execution sent without an answer (`heldInDoubt`), and a row whose own answer was lost (`lostAnswerAdvice`).
  * test/unit/duplicate-protection.test.ts checks both against what the node outputs.
  */
 
-/** An earlier execution's row held in doubt: the error's message (its item is the match's group 1). */
-const HELD_IN_DOUBT = /^Item (\d+) was sent by an earlier execution that got no answer/;
+/** A row an earlier try or execution sent, held in doubt: the error's message (its item is the match's group 1). */
+const HELD_IN_DOUBT = /^Item (\d+) was sent by an earlier try or execution that got no answer/;
 /** The advice on a row whose answer this run lost. */
 const ANSWER_LOST_IN_DOUBT = /Duplicate protection holds this row as in doubt/;
 

@@ -239,6 +239,7 @@ describe('Duplicate protection across executions', () => {
 			answersLost: false,
 			heldInDoubt: true,
 			accepted: false,
+			lostKeptForTries: true,
 		});
 		expect(String(again.error?.description).split('\n').at(-1)).toBe(
 			notSentAfterStop([1, 2], rest),

@@ -758,6 +758,7 @@ describe('Instant KYC: billed per call, so never tried again once the request ma
 				answersLost: true,
 				heldInDoubt: false,
 				accepted: false,
+				lostKeptForTries: true,
 			});
 			expect(result.error?.description).toContain(notSentAfterStop([2], rest));
 		} finally {

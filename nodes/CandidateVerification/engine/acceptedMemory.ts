@@ -1,9 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IContextObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as say from './messages';
 
 /** How long the outputs of a failed try wait for n8n's next try (Retry On Fail waits at most 5 s). */
 const KEPT_FOR_MS = 30 * 60_000;
 /** Failed runs remembered at once in this process; the oldest go first. */
 const MAX_RUNS = 500;
+/** Where a failed try leaves its mark in the node's context (IExecuteFunctions.getContext('node')). */
+const MARK = 'candidateVerificationEarlierTry';
 
 interface AcceptedItem {
 	output: INodeExecutionData[];
@@ -12,8 +17,16 @@ interface AcceptedItem {
 interface FailedRun {
 	expires: number;
 	items: Map<number, AcceptedItem>;
-	/** Items whose call may have reached the service without a clear answer (billed calls). */
+	/** Items whose request may have reached the service without a clear answer (created, billed). */
 	lost: Set<number>;
+}
+
+/** The mark a failed try leaves in the execution: which run of the node, and what it settled. */
+interface TryMark {
+	executionId: string;
+	runIndex: number;
+	answered: number[];
+	lost: number[];
 }
 
 const failedRuns = new Map<string, FailedRun>();
@@ -25,29 +38,86 @@ function forget(now: number): void {
 	while (failedRuns.size > MAX_RUNS) failedRuns.delete(failedRuns.keys().next().value as string);
 }
 
+/** This run of the node: n8n gives every try of it the same execution ID and run index. */
+interface NodeRun {
+	executionId: string;
+	runIndex: number;
+	key: string;
+}
+
+function nodeRunOf(context: IExecuteFunctions, node: INode): NodeRun | undefined {
+	try {
+		const executionId = context.getExecutionId();
+		const runIndex = Number(context.getWorkflowDataProxy(0).$thisRunIndex ?? 0);
+		if (!executionId) return undefined;
+		const key = JSON.stringify([context.getWorkflow().id ?? '', executionId, node.name, runIndex]);
+		return { executionId, runIndex, key };
+	} catch {
+		return undefined;
+	}
+}
+
+function nodeContextOf(context: IExecuteFunctions): IContextObject | undefined {
+	try {
+		return context.getContext('node');
+	} catch {
+		return undefined;
+	}
+}
+
 /**
- * What the service accepted in an earlier try of this node's run, so n8n's Retry On Fail never
- * sends an accepted item again (a second candidate, a second charge), nor calls again a billed call
- * whose answer was lost (it may have been billed). n8n runs every try of one
- * node run in the same process, with the same execution ID, node and run index; the memory is
- * kept only after a failed try, for a bounded time, and dropped when a try succeeds.
+ * What an earlier try of this node's run settled, so n8n's Retry On Fail never sends an accepted
+ * item again (a second candidate, a second charge), nor one whose answer was lost (it may have been
+ * created or billed): n8n runs the node again after a try that threw (On Error → Stop), and under
+ * On Error → Continue after a try whose first output item carries an error (see runOperation.ts).
+ *
+ * n8n's interfaces promise none of this: that every try of one node run comes with the same
+ * execution ID and run index, in the same process, on the same input items. What a try kept lives
+ * in this process (outputs can be large), for a bounded time, only with Retry On Fail on, and is
+ * dropped when a try succeeds. Its mark lives in the node's context, which n8n keeps with the
+ * execution's data: a try that finds the mark without what it stands for (another process, or
+ * kept too long) stops before sending anything, rather than send those items again.
+ * test/unit/retry-on-fail.test.ts runs n8n's own loop of tries and catches a change.
  */
 export class AcceptedMemory {
-	private constructor(private readonly key: string | undefined) {}
+	/** `run` is undefined without Settings → Retry On Fail: n8n then runs no other try. */
+	private constructor(
+		private readonly run: NodeRun | undefined,
+		private readonly nodeContext: IContextObject | undefined,
+	) {}
 
-	static of(context: IExecuteFunctions): AcceptedMemory {
-		let executionId: string | undefined;
-		let runIndex = 0;
-		try {
-			executionId = context.getExecutionId();
-			runIndex = Number(context.getWorkflowDataProxy(0).$thisRunIndex ?? 0);
-		} catch {
-			executionId = undefined;
+	/**
+	 * The memory of this node's run. `sendsOnce`: the operation creates something or is billed; with
+	 * Retry On Fail on, it stops here when an earlier try's memory cannot be found.
+	 */
+	static of(context: IExecuteFunctions, node: INode, sendsOnce: boolean): AcceptedMemory {
+		// Without Retry On Fail n8n runs no other try: nothing is kept, nor the node's context made.
+		if (!sendsOnce || node.retryOnFail !== true) return new AcceptedMemory(undefined, undefined);
+		const memory = new AcceptedMemory(nodeRunOf(context, node), nodeContextOf(context));
+		if (!memory.run) {
+			const { message, description } = say.TRIES_NOT_TOLD;
+			throw new NodeOperationError(node, message, { description });
 		}
-		if (!executionId) return new AcceptedMemory(undefined);
-		const workflowId = context.getWorkflow().id ?? '';
-		const key = JSON.stringify([workflowId, executionId, context.getNode().name, runIndex]);
-		return new AcceptedMemory(key);
+		forget(Date.now());
+		const mark = memory.markOfThisRun();
+		// Another run's mark (an earlier run of the node, or the execution a Retry from the Executions
+		// list copied) stands for nothing any more.
+		if (!mark) delete memory.nodeContext?.[MARK];
+		if (mark && !failedRuns.has(memory.run.key)) {
+			const { message, description } = say.earlierTryNotKept(mark);
+			throw new NodeOperationError(node, message, { description });
+		}
+		return memory;
+	}
+
+	/** The mark an earlier try of this very run left, if any. */
+	private markOfThisRun(): TryMark | undefined {
+		const mark = this.nodeContext?.[MARK] as TryMark | undefined;
+		const { run } = this;
+		if (!mark || !run) return undefined;
+		return mark.executionId === run.executionId && mark.runIndex === run.runIndex
+			? mark
+			: undefined;
 	}
 
 	/**
@@ -55,30 +125,50 @@ export class AcceptedMemory {
 	 * try runs on the same input items, and an expression such as {{ $now }} may change the request.
 	 */
 	outputOf(itemIndex: number): INodeExecutionData[] | undefined {
-		if (!this.key) return undefined;
+		if (!this.run) return undefined;
 		forget(Date.now());
-		return failedRuns.get(this.key)?.items.get(itemIndex)?.output;
+		return failedRuns.get(this.run.key)?.items.get(itemIndex)?.output;
 	}
 
-	/** Whether an earlier try's call for this item got no clear answer (it may have been billed). */
+	/** Whether an earlier try's request for this item got no clear answer (it may have acted). */
 	lostBefore(itemIndex: number): boolean {
-		if (!this.key) return false;
+		if (!this.run) return false;
 		forget(Date.now());
-		return failedRuns.get(this.key)?.lost.has(itemIndex) === true;
+		return failedRuns.get(this.run.key)?.lost.has(itemIndex) === true;
 	}
 
-	/** After a failed try: keep what was accepted (and the billed calls without an answer) for the next one. */
+	/** After a failed try: keep what was accepted (and what got no clear answer) for the next one. */
 	keep(accepted: Map<number, AcceptedItem>, lost: number[] = []): void {
-		if (!this.key || (accepted.size === 0 && lost.length === 0)) return;
-		failedRuns.delete(this.key);
-		const expires = Date.now() + KEPT_FOR_MS;
-		failedRuns.set(this.key, { expires, items: accepted, lost: new Set(lost) });
+		if (!this.run) return;
+		if (accepted.size === 0 && lost.length === 0) {
+			this.clear();
+			return;
+		}
+		const { key, executionId, runIndex } = this.run;
+		failedRuns.delete(key);
+		failedRuns.set(key, {
+			expires: Date.now() + KEPT_FOR_MS,
+			items: accepted,
+			lost: new Set(lost),
+		});
 		forget(Date.now());
+		if (this.nodeContext) {
+			const answered = [...accepted.keys()].sort((a, b) => a - b);
+			const mark: TryMark = {
+				executionId,
+				runIndex,
+				answered,
+				lost: [...lost].sort((a, b) => a - b),
+			};
+			this.nodeContext[MARK] = mark;
+		}
 	}
 
 	/** After a try that succeeded: nothing is left to retry. */
 	clear(): void {
-		if (this.key) failedRuns.delete(this.key);
+		if (!this.run) return;
+		failedRuns.delete(this.run.key);
+		if (this.markOfThisRun()) delete this.nodeContext![MARK];
 	}
 }
 

@@ -72,6 +72,49 @@ export function lostInEarlierTry(
 	};
 }
 
+/**
+ * A create (or a resolution) an earlier try of this execution sent without a clear answer: not sent
+ * again; `advice`: the one its own try gave (what to check, and how to send it safely).
+ */
+export function sentWithoutAnswerInEarlierTry(
+	label: string,
+	itemIndex: number,
+	advice: string,
+): { message: string; description: string } {
+	return {
+		message: `Item ${itemIndex} got no clear answer in an earlier try of this execution: not sent again`,
+		description: `${label}: n8n's Retry On Fail does not send it again in this execution.\n${advice}`,
+	};
+}
+
+/**
+ * A try of n8n's Retry On Fail that finds the mark an earlier try of this node's run left in the
+ * execution, but not what that try kept in this process (another process, or kept too long ago).
+ */
+export function earlierTryNotKept(facts: { answered: number[]; lost: number[] }): {
+	message: string;
+	description: string;
+} {
+	const { answered, lost } = facts;
+	const settled = [
+		answered.length > 0 ? `answered ${itemList(answered)}` : '',
+		lost.length > 0 ? `got no clear answer for ${itemList(lost)}` : '',
+	].filter(Boolean);
+	return {
+		message:
+			"This try of n8n's Retry On Fail cannot see what the earlier try sent: nothing was sent",
+		description: `An earlier try of this node in this execution ${settled.join(' and ')}, and this n8n process does not hold what it kept (n8n ran this try in another process, or more than 30 min later), so sending now could create or bill them twice. Check at the service which of them it has before running any of them again, in a new execution; report this with your n8n version, and turn off Settings → Retry On Fail for this node until then.`,
+	};
+}
+
+/** n8n's Retry On Fail is on, but this run cannot be told apart from the node's other runs. */
+export const TRIES_NOT_TOLD = {
+	message:
+		"n8n's Retry On Fail is on, but n8n gave this run no execution ID to keep what it sends for the next try: nothing was sent",
+	description:
+		'Without it, a later try could send again an item the service accepted or whose answer was lost. Turn off Settings → Retry On Fail for this node, and report this with your n8n version.',
+};
+
 /** The items of a stopped run whose answer was lost. */
 export function noClearAnswer(indexes: number[]): string {
 	const them = indexes.length === 1 ? 'it' : 'them';
@@ -97,6 +140,11 @@ export interface RestFacts {
 	heldInDoubt: boolean;
 	/** The service accepted some items of this run. */
 	accepted: boolean;
+	/**
+	 * n8n's Retry On Fail never sends again an item whose answer was lost (the operations duplicate
+	 * protection guards, and billed calls): its tries stop again at that item.
+	 */
+	lostKeptForTries: boolean;
 }
 
 const NEW_EXECUTION =
@@ -106,7 +154,10 @@ const NEW_EXECUTION =
 export function howToSendTheRest(facts: RestFacts): string {
 	const { creates, billedPerCall, skipsRowsSent, answersLost, heldInDoubt, accepted } = facts;
 	if (billedPerCall && !creates) {
-		return `Run only these items and the rejected ones once corrected, never the answered ones. Settings → Retry On Fail does the same within this execution (it calls no answered item again, nor one without a clear answer${answersLost ? ': check those at the service' : ''}). For batches, set Settings → On Error to Continue (using error output): each rejection goes to the error output and every answer comes out.`;
+		const retries = answersLost
+			? 'Settings → Retry On Fail calls none of them: each of its tries stops again at the items without a clear answer (check those at the service), and calls no answered item again'
+			: 'Settings → Retry On Fail does the same within this execution (it calls no answered item again)';
+		return `Run only these items and the rejected ones once corrected, never the answered ones. ${retries}. For batches, set Settings → On Error to Continue (using error output): each rejection goes to the error output and every answer comes out.`;
 	}
 	if (!creates) return 'Settings → Retry On Fail sends them, and the failed items.';
 	if (skipsRowsSent) {
@@ -114,10 +165,14 @@ export function howToSendTheRest(facts: RestFacts): string {
 			? 'With Settings → On Error → Continue, running the same rows again sends them and puts the rows in doubt on the error output (with Stop, it stops again at the first row in doubt).'
 			: 'Running the same rows again sends them: duplicate protection skips the rows the service accepted.';
 	}
-	// Off, Send These Rows Again, or no protection: n8n's Retry On Fail keeps what was accepted
-	// for the next try of this execution only (AcceptedMemory); a new execution sends it again.
+	// Off, Send These Rows Again, or no protection: n8n's Retry On Fail keeps what was accepted, and
+	// the guarded items without an answer, for the next try of this execution only (AcceptedMemory);
+	// a new execution sends them again.
 	if (answersLost) {
-		return `Settings → Retry On Fail would send them again within this execution, the items without an answer too, and ${NEW_EXECUTION}: check the items without an answer at the service first, then run only the items it does not have${
+		const retries = facts.lostKeptForTries
+			? 'Settings → Retry On Fail sends none of them: each of its tries stops again at the items without an answer, which it never sends again'
+			: 'Settings → Retry On Fail sends them within this execution, and sends the items without an answer again';
+		return `${retries}; ${NEW_EXECUTION}: check the items without an answer at the service first, then run only the items it does not have${
 			accepted ? ' (not the items listed as accepted above)' : ''
 		}.`;
 	}

@@ -13,7 +13,7 @@ export interface Failure {
 	 * that is not the service's): the service may have acted on it.
 	 */
 	answerLost: boolean;
-	/** Not sent: an earlier execution sent this row and got no answer (duplicate protection). */
+	/** Not sent: an earlier try or execution sent this row and got no answer (duplicate protection). */
 	heldInDoubt?: true;
 }
 

@@ -19,8 +19,9 @@ export { LOST_ANSWER_ADVICE } from './messages';
  * 2. the credential is read once;
  * 3. valid items are sent with bounded concurrency (and Request Options → Batching), each with the
  *    node's own retries of transient failures; with Stop the first failure stops sending more;
- * 4. outputs are paired with their input items, in input order. Items the service accepted in an
- *    earlier try of n8n's Retry On Fail are not sent again: their outputs are reused;
+ * 4. outputs are paired with their input items, in input order. Items an earlier try of n8n's
+ *    Retry On Fail settled are not sent again: the accepted ones' outputs are reused, and a guarded
+ *    create or a billed call that got no clear answer fails again (AcceptedMemory);
  * 5. for operations that create something, duplicate protection's gate (ProtectionGate, SentRecord)
  *    claims each chunk of rows in n8n's deduplication store just before it leaves, so no later
  *    execution sends a row again. The gate decides per row (send, output this, hold in doubt) and
@@ -67,7 +68,7 @@ export async function runOperation(
 	const sender = new Sender(this, operation, settings, credentials, ledger, gate);
 
 	const { outputs } = ledger;
-	let toSend: number[] = [];
+	const valid: number[] = [];
 	checked.forEach(({ problems: itemProblems }, itemIndex) => {
 		if (itemProblems.length > 0) {
 			// What to do (a problem's hint) goes with the item, as the error shows it.
@@ -76,8 +77,10 @@ export async function runOperation(
 			outputs[itemIndex] = sender.errorOutput(error, itemIndex, description ? { description } : {});
 			return;
 		}
-		if (!sender.fromEarlierTry(itemIndex)) toSend.push(itemIndex);
+		valid.push(itemIndex);
 	});
+	const settledBefore = new Set(valid.filter((itemIndex) => sender.fromEarlierTry(itemIndex)));
+	let toSend = valid.filter((itemIndex) => !settledBefore.has(itemIndex));
 
 	if (gate?.mode === DUPLICATE_MODES.recordAsSent) {
 		const read = async (label: string, request: ServiceRead) => await sender.read(label, request);
@@ -91,7 +94,8 @@ export async function runOperation(
 		return [outputs.flat()];
 	}
 	if (gate) {
-		const { rows, repeats } = gate.firstOfEachRow(toSend);
+		// An item an earlier try settled still names its repeats, which are never sent.
+		const { rows, repeats } = gate.firstOfEachRow(valid, settledBefore);
 		if (repeats.length > 0 && !continueOnFail) throw repeats[0].error;
 		for (const { itemIndex, error } of repeats)
 			outputs[itemIndex] = sender.errorOutput(error, itemIndex);
@@ -119,6 +123,15 @@ export async function runOperation(
 		const notSent = toSend.filter((index) => !gate?.skipped.has(index));
 		throw sender.stopError(notSent);
 	}
-	sender.memory.clear();
-	return [outputs.flat()];
+	const output = outputs.flat();
+	// Under Continue, n8n's Retry On Fail runs the node again when its first output item carries an
+	// error (n8n-core, WorkflowExecute.processRunExecutionData: `checkFailure` reads
+	// `data[0][0].json.error`, and `while (nodeFailed && tryIndex !== maxTries - 1)` calls runNode
+	// again): what this try settled is kept whenever an item failed, whichever item it is.
+	if (continueOnFail && output.some(({ json }) => json.error !== undefined)) {
+		sender.keepForNextTry();
+	} else {
+		sender.memory.clear();
+	}
+	return [output];
 }

@@ -86,6 +86,13 @@ export class Sender {
 	/** Creates something or is billed per call: never sent again once it may have reached the service. */
 	private readonly sentOnce: boolean;
 
+	/**
+	 * Guarded by duplicate protection or billed: n8n's Retry On Fail never sends again an item whose
+	 * answer was lost (File → Upload and Webhook Config → Update try it again: a second file, the
+	 * same change again).
+	 */
+	private readonly lostKeptForTries: boolean;
+
 	/** Where the request shape the service takes is learned: one credential's service, one operation. */
 	private readonly shapeKey: string;
 
@@ -100,11 +107,13 @@ export class Sender {
 		readonly ledger: RunLedger,
 		private readonly gate?: SendGate,
 	) {
-		this.memory = AcceptedMemory.of(context);
 		this.baseURL = baseUrlFromCredentials(credentials);
 		this.node = context.getNode();
 		this.creates = operation.acceptedIdField !== undefined;
 		this.sentOnce = this.creates || operation.billedPerCall === true;
+		this.lostKeptForTries =
+			operation.protectedFromDuplicates === true || operation.billedPerCall === true;
+		this.memory = AcceptedMemory.of(context, this.node, this.sentOnce);
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		const credentialsDecrypted: ICredentialsDecrypted = {
 			id: id ?? '',
@@ -284,7 +293,7 @@ export class Sender {
 			const answerLost = this.sentOnce && !clearlyNotActedOn;
 			this.ledger.failures.set(itemIndex, { error: withItemIndex(error, itemIndex), answerLost });
 			if (answerLost) {
-				const advice = this.gate?.lostAnswerAdvice(itemIndex) ?? say.LOST_ANSWER_ADVICE;
+				const advice = this.lostAnswerAdvice(itemIndex);
 				error.description = [error.description, advice].filter(Boolean).join('\n');
 				return this.errorOutput(error, itemIndex, { inDoubt: true, description: advice });
 			}
@@ -338,30 +347,41 @@ export class Sender {
 		return await requestWithRetries(this.retrying, label, options, follow);
 	}
 
+	/** The advice on an item whose answer was lost: duplicate protection's, when it holds the row. */
+	private lostAnswerAdvice(itemIndex: number): string {
+		return this.gate?.lostAnswerAdvice(itemIndex) ?? say.LOST_ANSWER_ADVICE;
+	}
+
 	/**
 	 * An item an earlier try of this node's run settled (n8n's Retry On Fail): its accepted output
-	 * again, or, for a billed call that got no clear answer then, a failure without calling it again.
-	 * False when the item is to be sent.
+	 * again, or, for a guarded create or a billed call that got no clear answer then, a failure with
+	 * the lost-answer advice, not sent again. False when the item is to be sent.
 	 */
 	fromEarlierTry(itemIndex: number): boolean {
-		const { ledger } = this;
+		const { ledger, operation } = this;
 		const remembered = this.memory.outputOf(itemIndex);
 		if (remembered) {
 			ledger.outputs[itemIndex] = remembered;
 			ledger.accepted.set(itemIndex, { output: remembered });
 			return true;
 		}
-		if (!this.operation.billedPerCall || !this.memory.lostBefore(itemIndex)) return false;
-		const { message, description } = say.lostInEarlierTry(this.operation.label, itemIndex);
+		if (!this.lostKeptForTries || !this.memory.lostBefore(itemIndex)) return false;
+		const { message, description } = operation.billedPerCall
+			? say.lostInEarlierTry(operation.label, itemIndex)
+			: say.sentWithoutAnswerInEarlierTry(
+					operation.label,
+					itemIndex,
+					this.lostAnswerAdvice(itemIndex),
+				);
 		const error = new NodeOperationError(this.node, message, { itemIndex, description });
 		ledger.failures.set(itemIndex, { error, answerLost: true });
 		ledger.outputs[itemIndex] = this.errorOutput(error, itemIndex, { inDoubt: true, description });
 		return true;
 	}
 
-	/** Before a stopped run throws: what n8n's next try must not send (or call) again. */
+	/** After a try n8n may run again: what its next try must not send (or call) again. */
 	keepForNextTry(): void {
-		const lost = this.operation.billedPerCall
+		const lost = this.lostKeptForTries
 			? [...this.ledger.failures].filter(([, { answerLost }]) => answerLost).map(([index]) => index)
 			: [];
 		this.memory.keep(this.ledger.accepted, lost);
@@ -415,6 +435,7 @@ export class Sender {
 			answersLost,
 			heldInDoubt: [...this.ledger.failures.values()].some((failure) => failure.heldInDoubt),
 			accepted: this.ledger.accepted.size > 0,
+			lostKeptForTries: this.lostKeptForTries,
 		});
 	}
 }

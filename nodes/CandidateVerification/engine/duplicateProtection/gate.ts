@@ -170,13 +170,15 @@ export class ProtectionGate implements SendGate {
 	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
 	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
 
-	private identityOf({ prepared, duplicateKey }: CheckedItem): string {
+	/** A row's identity; `sending`: it may be claimed, so its former identities are noted for lookup. */
+	private identityOf({ prepared, duplicateKey }: CheckedItem, sending = true): string {
 		const { body, qs, pathParameters } = prepared!;
 		const request = { body, qs, pathParameters };
 		const row = this.operation.identity?.(prepared!) ?? request;
 		const scope = this.operation.scope?.(prepared!);
 		const formerRow = this.operation.formerIdentity?.(prepared!);
 		const identity = rowIdentity(this.identityBase, row, duplicateKey, scope);
+		if (!sending) return identity;
 		const facts = { ...this.account, request, row, duplicateKey, scope, formerRow };
 		this.record.former.note(identity, facts);
 		return identity;
@@ -309,17 +311,23 @@ export class ProtectionGate implements SendGate {
 	/**
 	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
 	 * one is a repeat, with its error (Stop: the first one, nothing is sent; Continue: each on the
-	 * error output).
+	 * error output). `settledBefore`: items an earlier try of n8n's Retry On Fail settled, never
+	 * sent again, whose repeats are still named.
 	 */
-	firstOfEachRow(indexes: number[]): { rows: number[]; repeats: Repeat[] } {
+	firstOfEachRow(
+		indexes: number[],
+		settledBefore: ReadonlySet<number> = new Set(),
+	): { rows: number[]; repeats: Repeat[] } {
 		const repeats: Repeat[] = [];
 		const firstItemOf = new Map<string, number>();
 		for (const itemIndex of indexes) {
-			const identity = this.identityOf(this.ledger.checked[itemIndex]);
+			const settled = settledBefore.has(itemIndex);
+			const identity = this.identityOf(this.ledger.checked[itemIndex], !settled);
 			const first = firstItemOf.get(identity);
 			if (first === undefined) {
-				this.identities.set(itemIndex, identity);
 				firstItemOf.set(identity, itemIndex);
+				if (settled) continue;
+				this.identities.set(itemIndex, identity);
 				this.unclaimed.push(itemIndex);
 				continue;
 			}
@@ -596,7 +604,7 @@ export class ProtectionGate implements SendGate {
 		);
 	}
 
-	/** A row in doubt (sent by an earlier execution that got no answer). */
+	/** A row in doubt (sent by an earlier try or execution that got no answer). */
 	private inDoubtError(itemIndex: number): NodeOperationError {
 		const former = this.record.foundUnderWider(this.identities.get(itemIndex)!);
 		const { duplicateKey } = this.ledger.checked[itemIndex];

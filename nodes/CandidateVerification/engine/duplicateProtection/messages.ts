@@ -202,7 +202,7 @@ export function whenSafeToSendAgain(timeout: number, retries: number): string {
 }
 
 /**
- * A row in doubt (sent by an earlier execution that got no answer). `waitedSeconds`: how long this
+ * A row in doubt (sent by an earlier try or execution that got no answer). `waitedSeconds`: how long this
  * run waited for its answer, if it did; `stops`: On Error → Stop.
  */
 export function heldInDoubt(facts: {
@@ -224,7 +224,7 @@ export function heldInDoubt(facts: {
 		lines.push(CONTINUE_FOR_OTHER_ROWS);
 	}
 	return {
-		message: `Item ${itemIndex} was sent by an earlier execution that got no answer: the service may have created it`,
+		message: `Item ${itemIndex} was sent by an earlier try or execution that got no answer: the service may have created it`,
 		description: lines.join('\n'),
 	};
 }

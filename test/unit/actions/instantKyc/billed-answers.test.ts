@@ -76,6 +76,7 @@ describe('Instant KYC: answers bought are never lost', () => {
 			answersLost: false,
 			heldInDoubt: false,
 			accepted: true,
+			lostKeptForTries: true,
 		});
 		expect(description).toContain(notSentAfterStop([3], rest));
 		expect(description).toContain('Correct "PAN" in item 2, then run only that item again.');
