@@ -107,6 +107,8 @@ export function useFakeService(): () => FakeWebhookConfigService {
 		service = new FakeWebhookConfigService();
 	});
 	afterEach(() => {
+		// A delayed answer whose request the node gave up on keeps its timer: clear it with the test.
+		nock.abortPendingRequests();
 		nock.cleanAll();
 		jest.restoreAllMocks();
 	});
