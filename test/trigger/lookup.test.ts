@@ -327,7 +327,7 @@ describe('what the trigger says about the lookup', () => {
 			'a lookup that failed for now (no answer, a 5xx, a check read that failed) is answered HTTP 503',
 		);
 		expect(property('checks').description).toContain(
-			'one that cannot succeed without you (no transactionId, no Organisation ID, a 4xx) is logged as an error and starts nothing',
+			'one that cannot succeed without you (no transactionId, no Organisation ID, a 4xx, the transaction read refused) is logged as an error and starts nothing',
 		);
 	});
 
