@@ -84,6 +84,26 @@ describe('Transaction (from the provider public documentation)', () => {
 		expect(outputJson(result)).toEqual([status]);
 	});
 
+	it('Get Status on the current page (the transaction as _id, no transactionId): the ID asked is added, the answer kept', async () => {
+		const current = {
+			_id: 'TXN-1',
+			form: { id: { _id: 'form-1' } },
+			verificationList: [{ name: 'bgv-employment', state: 'IN_PROGRESS' }],
+			state: 'IN_PROGRESS',
+		};
+		const { scope } = mockService();
+		scope
+			.get('/verification/api/1.0/transactions/info')
+			.query({ orgId: 'org-123', txnId: 'TXN-1' })
+			.reply(200, success(current));
+
+		const result = await runActionNode({
+			parameters: { resource: 'transaction', operation: 'getStatus', transactionId: 'TXN-1' },
+		});
+
+		expect(outputJson(result)).toEqual([{ ...current, transactionId: 'TXN-1' }]);
+	});
+
 	it('Get Check Status puts the check in the path; a node-level org ID wins over the credential', async () => {
 		const check = {
 			state: 'COMPLETED',

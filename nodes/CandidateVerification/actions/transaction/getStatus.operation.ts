@@ -11,5 +11,8 @@ export const operation: OperationDefinition = {
 	method: 'GET',
 	path: TRANSACTION_STATUS_PATH,
 	build: buildStatusQuery,
-	output: (data) => data,
+	// The provider's current page answers with the transaction's `_id` and no `transactionId`: the ID
+	// asked is added where the answer lacks it, so `$json.transactionId` reads the same from both pages.
+	output: (data, prepared) =>
+		data.transactionId === undefined ? { ...data, transactionId: prepared.qs?.txnId } : data,
 };
