@@ -34,7 +34,7 @@ say "building the package"
 (cd "$CV_ROOT" && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build) >"$RUN/build.log" 2>&1 ||
 	fail "build failed"
 
-read -r N8N_PORT BROKER_PORT SANDBOX_PORT <<<"$(cv_free_ports 3 | tr '\n' ' ')"
+read -r N8N_PORT BROKER_PORT SANDBOX_PORT SMTP_PORT <<<"$(cv_free_ports 4 | tr '\n' ' ')"
 cv_n8n_env "$RUN/n8n-home" "$N8N_PORT" "$BROKER_PORT"
 mkdir -p "$N8N_USER_FOLDER"
 cv_install_package "$N8N_USER_FOLDER" >"$RUN/install.log" 2>&1 || fail "package install failed"
@@ -56,7 +56,7 @@ say "starting n8n on http://127.0.0.1:$N8N_PORT"
 cv_start_n8n "$RUN/n8n.log" || fail "n8n did not start"
 cv_watchdog $$ "$CV_N8N_PID"
 
-export CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL
+export CV_N8N_URL=http://127.0.0.1:$N8N_PORT CV_SANDBOX_URL=$SANDBOX_URL CV_SMTP_PORT=$SMTP_PORT
 say "running the examples (executions to show)"
 node "$CV_E2E_HOME/examples-check.js" | tee "$RUN/examples.out"
 say "taking the pictures into ${OUT#"$CV_ROOT"/}"

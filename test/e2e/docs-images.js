@@ -55,8 +55,22 @@ class Shots {
 		const { page } = this;
 		await page.goto(`${N8N_URL}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
 		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
+		await this.closeSuggestedActions();
 		await this.hideChrome();
 		await this.fit();
+	}
+
+	/**
+	 * n8n 2.41 opens its production checklist ("Enable MCP access") over the canvas of a published
+	 * workflow, a moment after it loads: closed, as a person would, when it shows within 3 s.
+	 */
+	async closeSuggestedActions() {
+		const close = this.page.locator('[data-test-id="suggested-actions-close"]').first();
+		const shown = await close
+			.waitFor({ state: 'visible', timeout: 3000 })
+			.then(() => true)
+			.catch(() => false);
+		if (shown) await close.click();
 	}
 
 	async fit() {
