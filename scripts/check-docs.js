@@ -10,7 +10,12 @@
 //   section links docs/development.md;
 // - every picture under docs/images/ is a PNG under 200 KB that a page shows;
 // - the in-product "Docs" links (the codex files' URLs, the credential's documentationUrl) point at
-//   a page of this repository (package.json's homepage) and at an anchor that page has.
+//   a page of this repository (package.json's homepage) and at an anchor that page has;
+// - duplicate protection's promises (docs/duplicate-protection.md#promises) and rules are each one
+//   sentence, at most ten promises, numbered as their anchors; a link to a promise names its number; no
+//   sentence of a page and no string of nodes/ or credentials/ restates one in other words (half its
+//   word triples, not quoted word for word); the send-again rule is what the code's sendAgainCondition
+//   builds.
 // Usage: node scripts/check-docs.js [ROOT]      (ROOT defaults to the repository)
 //        node scripts/check-docs.js --self-test (proves it fails on broken fixtures, in a temp folder)
 // Prints `ok - ...` / `FAIL - ...` per check, then `N passed, N failed`; exits non-zero on a failure.
@@ -480,7 +485,50 @@ function sendAgainCondition(root) {
 	const template = /function sendAgainCondition\(wait: string\): string \{\s*return `([^`]*)`/.exec(source)?.[1];
 	const wait = /SEND_AGAIN_WAIT = '([^']*)'/.exec(source)?.[1];
 	if (template === undefined || wait === undefined) return { missing: true };
-	return { text: template.replace('${wait}', wait) };
+	return { text: template.replace('${wait}', wait), wait };
+}
+
+/** The statements a text restates without quoting them: [{ statement, share (%) }]. */
+function restated(text, statements) {
+	const triples = triplesOf(text);
+	const found = [];
+	for (const statement of statements) {
+		// A quote: the statement within the text, or the text a part of the statement, word for word.
+		if (text.includes(statement.text) || statement.text.includes(text.trim())) continue;
+		const theirs = triplesOf(statement.text);
+		const shorter = Math.min(triples.size, theirs.size);
+		if (shorter < MIN_TRIPLES) continue;
+		let shared = 0;
+		for (const triple of triples) if (theirs.has(triple)) shared += 1;
+		if (shared / shorter >= RESTATED_SHARE)
+			found.push({ statement, share: Math.round((100 * shared) / shorter) });
+	}
+	return found;
+}
+
+const linkText = (statement) =>
+	statement.number ? `promise ${statement.number}` : (statement.label?.replace(/\.$/, '') ?? statement.id);
+
+/**
+ * The texts of the nodes and the credential a user reads: the string literals of nodes/ and
+ * credentials/ (a template's `${…}` read as a space), { file, line, text }.
+ */
+function sourceTexts(root) {
+	const texts = [];
+	for (const file of [...filesEndingWith(root, 'nodes', '.ts'), ...filesEndingWith(root, 'credentials', '.ts')]) {
+		const source = fs.readFileSync(path.join(root, file), 'utf8');
+		for (const match of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
+			// The send-again condition's template is read with its wait, as the code builds it.
+			const wait = file === SEND_AGAIN_SOURCE ? sendAgainCondition(root)?.wait : undefined;
+			const text = (match[1] ?? match[2] ?? match[3])
+				.replace('${wait}', wait ?? ' ')
+				.replace(/\$\{[^}]*\}/g, ' ')
+				.replace(/\\(.)/g, '$1');
+			if (wordsOf(text).length < MIN_TRIPLES + 2) continue;
+			texts.push({ file, line: source.slice(0, match.index).split('\n').length, text });
+		}
+	}
+	return texts;
 }
 
 function promiseProblems(root, pages) {
@@ -531,20 +579,18 @@ function promiseProblems(root, pages) {
 		// A sentence close to a statement quotes it word for word, or is a restatement.
 		for (const sentence of sentencesOf(pageText)) {
 			if (page === PROMISES_PAGE && own.has(sentence.line)) continue;
-			const triples = triplesOf(sentence.text);
-			for (const statement of statements) {
-				if (sentence.text.includes(statement.text)) continue;
-				const theirs = triplesOf(statement.text);
-				const shorter = Math.min(triples.size, theirs.size);
-				if (shorter < MIN_TRIPLES) continue;
-				let shared = 0;
-				for (const triple of triples) if (theirs.has(triple)) shared += 1;
-				if (shared / shorter >= RESTATED_SHARE)
-					problems.push(
-						`${page}:${sentence.line}: restates ${statement.id} in other words (${Math.round((100 * shared) / shorter)}% of its word triples): link it, e.g. [${statement.number ? `promise ${statement.number}` : statement.label?.replace(/\.$/, '') ?? statement.id}](${page.startsWith('docs/') ? '' : 'docs/'}duplicate-protection.md#${statement.id}), or quote it word for word`,
-					);
-			}
+			for (const { statement, share } of restated(sentence.text, statements))
+				problems.push(
+					`${page}:${sentence.line}: restates ${statement.id} in other words (${share}% of its word triples): link it, e.g. [${linkText(statement)}](${page.startsWith('docs/') ? '' : 'docs/'}${PROMISES_PAGE.slice(5)}#${statement.id}), or quote it word for word`,
+				);
 		}
+	}
+	// The node's texts (field descriptions, errors) say the docs' words too, or point to them.
+	for (const { file, line, text: literal } of sourceTexts(root)) {
+		for (const { statement, share } of restated(literal, statements))
+			problems.push(
+				`${file}:${line}: a text restates ${statement.id} in other words (${share}% of its word triples): quote it word for word or name ${PROMISES_PAGE}#${statement.id}`,
+			);
 	}
 	return { problems, promises: promises.length, rules: rules.length };
 }
@@ -580,7 +626,7 @@ function checkDocs(root) {
 	});
 	const promises = promiseProblems(root, pages);
 	results.push({
-		name: `${PROMISES_PAGE}: ${promises.promises} promises (at most ${MAX_PROMISES}) and ${promises.rules} rules, each one sentence, numbered as its anchor; every link to a promise names its number, no sentence of ${pages.length} pages restates one in other words, and the send-again rule is the code's`,
+		name: `${PROMISES_PAGE}: ${promises.promises} promises (at most ${MAX_PROMISES}) and ${promises.rules} rules, each one sentence, numbered as its anchor; every link to a promise names its number, no sentence of ${pages.length} pages nor text of the nodes restates one in other words, and the send-again rule is the code's`,
 		problems: promises.problems,
 	});
 	const images = imageProblems(root, pages);
@@ -826,7 +872,21 @@ function selfTest() {
 		{
 			name: "a send-again rule that is not what the code's sendAgainCondition builds fails",
 			files: { [SEND_AGAIN_SOURCE]: SEND_AGAIN_CODE.replace("'a minute'", "'an hour'") },
-			expect: [/rule-send-again does not say what .*fields\.ts builds: "once no execution that sent it is still running and an hour has passed"/],
+			expect: [
+				/rule-send-again does not say what .*fields\.ts builds: "once no execution that sent it is still running and an hour has passed"/,
+				/fields\.ts:2: a text restates rule-send-again in other words/,
+			],
+			only: true,
+		},
+		{
+			name: "a node's text (a field description, an error) that restates a promise in other words fails; one that quotes it passes",
+			files: {
+				'nodes/Example/fields.ts': [
+					"export const skip = 'Under Skip Rows Sent Before, a row the service accepted is never sent again by anyone.';",
+					"export const quote = 'As promised: Under Skip Rows Sent Before, a row the service accepted is not sent again while it is among the node\\'s newest History Size rows.';",
+				].join('\n'),
+			},
+			expect: [/nodes\/Example\/fields\.ts:1: a text restates promise-1 in other words/],
 			only: true,
 		},
 		{
