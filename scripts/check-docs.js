@@ -10,7 +10,12 @@
 //   section links docs/development.md;
 // - every picture under docs/images/ is a PNG under 200 KB that a page shows;
 // - the in-product "Docs" links (the codex files' URLs, the credential's documentationUrl) point at
-//   a page of this repository (package.json's homepage) and at an anchor that page has.
+//   a page of this repository (package.json's homepage) and at an anchor that page has;
+// - duplicate protection's promises (docs/duplicate-protection.md#promises) and rules are each one
+//   sentence, at most ten promises, numbered as their anchors; a link to a promise names its number; no
+//   sentence of a page and no string of nodes/ or credentials/ restates one in other words (half its
+//   word triples, not quoted word for word); the send-again rule is what the code's sendAgainCondition
+//   builds.
 // Usage: node scripts/check-docs.js [ROOT]      (ROOT defaults to the repository)
 //        node scripts/check-docs.js --self-test (proves it fails on broken fixtures, in a temp folder)
 // Prints `ok - ...` / `FAIL - ...` per check, then `N passed, N failed`; exits non-zero on a failure.
@@ -361,6 +366,235 @@ function figureProblems(root, page) {
 	return { problems, count };
 }
 
+// ---- the promises and rules: each stated once, every other sentence links to it ------------------
+
+/** The page that states the promises (a numbered list under `## Promises`) and the rules. */
+const PROMISES_PAGE = 'docs/duplicate-protection.md';
+const MAX_PROMISES = 10;
+/** The builder of the errors' and descriptions' "may be sent again" condition, and its wait. */
+const SEND_AGAIN_SOURCE = 'nodes/CandidateVerification/engine/duplicateProtection/fields.ts';
+/**
+ * A sentence restates a statement when at least this share of the shorter one's word triples is in
+ * the other (and it does not quote the statement verbatim); below MIN_TRIPLES triples it is too short
+ * to tell.
+ */
+const RESTATED_SHARE = 0.5;
+const MIN_TRIPLES = 8;
+
+/** A markdown text as read: anchors, markup and link targets dropped, spaces collapsed. */
+function plainText(markdown) {
+	return markdown
+		.replace(/<a\s[^>]*><\/a>/g, '')
+		.replace(/!?\[((?:[^\]\\]|\\.)*)\]\([^)]*\)/g, '$1')
+		.replace(/`([^`]*)`/g, '$1')
+		.replace(/(\*\*|__)(.*?)\1/g, '$2')
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+
+/** List items of a page: { marker, text (raw, continuation lines joined), line }. */
+function listItems(text) {
+	const items = [];
+	let current = null;
+	proseLines(text, { keepInlineCode: true }).forEach((line, index) => {
+		const start = /^\s{0,3}(\d+\.|[-*])\s+(.*)$/.exec(line);
+		if (start) {
+			current = { marker: start[1], text: start[2], line: index + 1 };
+			items.push(current);
+		} else if (current && /^\s+\S/.test(line)) current.text += ` ${line.trim()}`;
+		else current = null;
+	});
+	return items;
+}
+
+/**
+ * The statements of the promises page: { id, number (promises), label (rules), text (plain), line }.
+ * A promise is an item of the numbered list `N. <a id="promise-N"></a>…`; a rule an item
+ * `- <a id="rule-…"></a>**Label.** …`.
+ */
+function statementsOf(text) {
+	const statements = [];
+	for (const item of listItems(text)) {
+		const anchored = /^<a id="((promise)-(\d+)|rule-[\w-]+)"><\/a>(.*)$/.exec(item.text);
+		if (!anchored) continue;
+		let body = anchored[4];
+		let label;
+		const labelled = /^\*\*([^*]+)\*\*\s*(.*)$/.exec(body);
+		if (!anchored[2] && labelled) [, label, body] = labelled;
+		statements.push({
+			id: anchored[1],
+			number: anchored[2] ? Number(anchored[3]) : undefined,
+			listNumber: /^\d+\.$/.test(item.marker) ? Number.parseInt(item.marker, 10) : undefined,
+			label,
+			text: plainText(body),
+			line: item.line,
+		});
+	}
+	return statements;
+}
+
+/** One sentence: it ends with a full stop, and none ends before it outside brackets (a semicolon joins). */
+function isOneSentence(text) {
+	let outside = '';
+	let depth = 0;
+	for (const char of text) {
+		if (char === '(') depth += 1;
+		else if (char === ')') depth = Math.max(0, depth - 1);
+		else if (depth === 0) outside += char;
+	}
+	const inner = outside.replace(/\b(e\.g|i\.e|etc)\./g, '$1');
+	return /\.$/.test(text) && !/[.!?]\s+\S/.test(inner.replace(/\.$/, ''));
+}
+
+const wordsOf = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+function triplesOf(text) {
+	const words = wordsOf(text);
+	const triples = new Set();
+	for (let i = 0; i + 2 < words.length; i += 1) triples.add(words.slice(i, i + 3).join(' '));
+	return triples;
+}
+
+/** The sentences of a page's prose (tables and list items included), with the line each starts on. */
+function sentencesOf(text) {
+	const sentences = [];
+	const lines = proseLines(text, { keepInlineCode: true });
+	let block = [];
+	const flush = () => {
+		if (!block.length) return;
+		const joined = block.map(({ line }) => line.trim()).join(' ');
+		for (const part of joined.split(/(?<=[.!?:;|])\s+(?=[A-Z*_`[|(])|\s+\|\s+/)) {
+			const plain = plainText(part);
+			if (plain) sentences.push({ text: plain, line: block[0].at });
+		}
+		block = [];
+	};
+	lines.forEach((line, index) => {
+		// Each list item and table row starts a block of its own, as a blank line does.
+		if (!line.trim() || /^\s{0,3}(\d+\.|[-*]|\|)\s/.test(line) || /^\s{0,3}#/.test(line)) flush();
+		if (line.trim()) block.push({ line, at: index + 1 });
+	});
+	flush();
+	return sentences;
+}
+
+/** The "may be sent again" condition as the code builds it, or undefined without that source. */
+function sendAgainCondition(root) {
+	const file = path.join(root, SEND_AGAIN_SOURCE);
+	if (!fs.existsSync(file)) return undefined;
+	const source = fs.readFileSync(file, 'utf8');
+	const template = /function sendAgainCondition\(wait: string\): string \{\s*return `([^`]*)`/.exec(source)?.[1];
+	const wait = /SEND_AGAIN_WAIT = '([^']*)'/.exec(source)?.[1];
+	if (template === undefined || wait === undefined) return { missing: true };
+	return { text: template.replace('${wait}', wait), wait };
+}
+
+/** The statements a text restates without quoting them: [{ statement, share (%) }]. */
+function restated(text, statements) {
+	const triples = triplesOf(text);
+	const found = [];
+	for (const statement of statements) {
+		// A quote: the statement within the text, or the text a part of the statement, word for word.
+		if (text.includes(statement.text) || statement.text.includes(text.trim())) continue;
+		const theirs = triplesOf(statement.text);
+		const shorter = Math.min(triples.size, theirs.size);
+		if (shorter < MIN_TRIPLES) continue;
+		let shared = 0;
+		for (const triple of triples) if (theirs.has(triple)) shared += 1;
+		if (shared / shorter >= RESTATED_SHARE)
+			found.push({ statement, share: Math.round((100 * shared) / shorter) });
+	}
+	return found;
+}
+
+const linkText = (statement) =>
+	statement.number ? `promise ${statement.number}` : (statement.label?.replace(/\.$/, '') ?? statement.id);
+
+/**
+ * The texts of the nodes and the credential a user reads: the string literals of nodes/ and
+ * credentials/ (a template's `${…}` read as a space), { file, line, text }.
+ */
+function sourceTexts(root) {
+	const texts = [];
+	for (const file of [...filesEndingWith(root, 'nodes', '.ts'), ...filesEndingWith(root, 'credentials', '.ts')]) {
+		const source = fs.readFileSync(path.join(root, file), 'utf8');
+		for (const match of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
+			// The send-again condition's template is read with its wait, as the code builds it.
+			const wait = file === SEND_AGAIN_SOURCE ? sendAgainCondition(root)?.wait : undefined;
+			const text = (match[1] ?? match[2] ?? match[3])
+				.replace('${wait}', wait ?? ' ')
+				.replace(/\$\{[^}]*\}/g, ' ')
+				.replace(/\\(.)/g, '$1');
+			if (wordsOf(text).length < MIN_TRIPLES + 2) continue;
+			texts.push({ file, line: source.slice(0, match.index).split('\n').length, text });
+		}
+	}
+	return texts;
+}
+
+function promiseProblems(root, pages) {
+	const file = path.join(root, PROMISES_PAGE);
+	if (!fs.existsSync(file)) return { problems: [`${PROMISES_PAGE} is missing`], promises: 0, rules: 0 };
+	const text = fs.readFileSync(file, 'utf8');
+	const problems = [];
+	const statements = statementsOf(text);
+	const promises = statements.filter((statement) => statement.number !== undefined);
+	const rules = statements.filter((statement) => statement.number === undefined);
+	if (!/^## Promises\s*$/m.test(text)) problems.push(`${PROMISES_PAGE} has no "## Promises" heading`);
+	if (!promises.length) problems.push(`${PROMISES_PAGE} states no promise (N. <a id="promise-N"></a>…)`);
+	if (promises.length > MAX_PROMISES)
+		problems.push(`${PROMISES_PAGE} states ${promises.length} promises (at most ${MAX_PROMISES})`);
+	promises.forEach((promise, index) => {
+		if (promise.number !== index + 1 || promise.listNumber !== promise.number)
+			problems.push(
+				`${PROMISES_PAGE}:${promise.line}: promise-${promise.number} is item ${promise.listNumber ?? '-'} of the list, expected ${index + 1} in both`,
+			);
+	});
+	for (const statement of statements) {
+		if (!isOneSentence(statement.text))
+			problems.push(`${PROMISES_PAGE}:${statement.line}: ${statement.id} is not one sentence`);
+	}
+	// The code's condition for sending a row in doubt again is the rule's, word for word.
+	const condition = sendAgainCondition(root);
+	const sendAgain = rules.find((rule) => rule.id === 'rule-send-again');
+	if (condition?.missing) problems.push(`${SEND_AGAIN_SOURCE}: sendAgainCondition or SEND_AGAIN_WAIT not found`);
+	else if (condition && !sendAgain) problems.push(`${PROMISES_PAGE} has no rule-send-again`);
+	else if (condition && !sendAgain.text.includes(condition.text))
+		problems.push(
+			`${PROMISES_PAGE}:${sendAgain.line}: rule-send-again does not say what ${SEND_AGAIN_SOURCE} builds: "${condition.text}"`,
+		);
+	const own = new Set(statements.map((statement) => statement.line));
+	const numbers = new Set(promises.map((promise) => promise.number));
+	for (const page of pages) {
+		const pageText = fs.readFileSync(path.join(root, page), 'utf8');
+		// A link to promise N says "N" or "promise N".
+		proseLines(pageText, { keepInlineCode: true }).forEach((line, index) => {
+			for (const match of line.matchAll(/\[([^\]]*)\]\(([^)\s]*#promise-(\d+))\)/g)) {
+				const [, label, target, number] = match;
+				if (!new RegExp(`^(promise\\s+)?${number}$`, 'i').test(label.trim()))
+					problems.push(`${page}:${index + 1}: the link "${label}" goes to ${target}: say "promise ${number}"`);
+				if (!numbers.has(Number(number)) && (page === PROMISES_PAGE || target.includes(PROMISES_PAGE.slice(5))))
+					problems.push(`${page}:${index + 1}: ${target}: there is no promise ${number}`);
+			}
+		});
+		// A sentence close to a statement quotes it word for word, or is a restatement.
+		for (const sentence of sentencesOf(pageText)) {
+			if (page === PROMISES_PAGE && own.has(sentence.line)) continue;
+			for (const { statement, share } of restated(sentence.text, statements))
+				problems.push(
+					`${page}:${sentence.line}: restates ${statement.id} in other words (${share}% of its word triples): link it, e.g. [${linkText(statement)}](${page.startsWith('docs/') ? '' : 'docs/'}${PROMISES_PAGE.slice(5)}#${statement.id}), or quote it word for word`,
+				);
+		}
+	}
+	// The node's texts (field descriptions, errors) say the docs' words too, or point to them.
+	for (const { file, line, text: literal } of sourceTexts(root)) {
+		for (const { statement, share } of restated(literal, statements))
+			problems.push(
+				`${file}:${line}: a text restates ${statement.id} in other words (${share}% of its word triples): quote it word for word or name ${PROMISES_PAGE}#${statement.id}`,
+			);
+	}
+	return { problems, promises: promises.length, rules: rules.length };
+}
+
 /** Every check: [{ name, problems }]. */
 function checkDocs(root) {
 	const results = [];
@@ -389,6 +623,11 @@ function checkDocs(root) {
 	results.push({
 		name: `measured figures in ${figurePages.join(', ')}: ${figures.reduce((sum, f) => sum + f.count, 0)}, each with its source (a bench/results/ file or a test) in its paragraph`,
 		problems: figures.flatMap((f) => f.problems),
+	});
+	const promises = promiseProblems(root, pages);
+	results.push({
+		name: `${PROMISES_PAGE}: ${promises.promises} promises (at most ${MAX_PROMISES}) and ${promises.rules} rules, each one sentence, numbered as its anchor; every link to a promise names its number, no sentence of ${pages.length} pages nor text of the nodes restates one in other words, and the send-again rule is the code's`,
+		problems: promises.problems,
 	});
 	const images = imageProblems(root, pages);
 	results.push({
@@ -450,6 +689,29 @@ const README = [
 	'Development: [docs/development.md](docs/development.md).',
 ];
 
+/** The self-test's promises page: two promises and a rule, the rule the code's words. */
+const PROMISES = [
+	'# Duplicate protection',
+	'',
+	'## Promises',
+	'',
+	'1. <a id="promise-1"></a>Under Skip Rows Sent Before, a row the service accepted is not sent again',
+	'   while it is among the node\'s newest History Size rows.',
+	'2. <a id="promise-2"></a>No row is output as sent unless the service accepted it, or a person recorded',
+	'   it with Record Rows as Sent.',
+	'',
+	'- <a id="rule-send-again"></a>**When a row in doubt may be sent again.** A row in doubt may be sent',
+	'  again only once no execution that sent it is still running and a minute has passed.',
+	'',
+	'Details, linking [promise 1](#promise-1) and [2](#promise-2).',
+];
+const SEND_AGAIN_CODE = [
+	'export function sendAgainCondition(wait: string): string {',
+	'\treturn `once no execution that sent it is still running and ${wait} has passed`;',
+	'}',
+	"export const SEND_AGAIN_WAIT = 'a minute';",
+].join('\n');
+
 function fixture(files) {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-check-docs-'));
 	const base = {
@@ -467,6 +729,8 @@ function fixture(files) {
 		'docs/development.md':
 			'# Development\n\n## The `Trigger` node\n\nBack to the [README](../README.md#notes).\n',
 		'docs/images/canvas.png': PNG,
+		[PROMISES_PAGE]: PROMISES.join('\n'),
+		[SEND_AGAIN_SOURCE]: SEND_AGAIN_CODE,
 	};
 	for (const [name, content] of Object.entries({ ...base, ...files })) {
 		if (content === null) continue;
@@ -562,6 +826,67 @@ function selfTest() {
 				'bench/results/latest.md': '# run\n',
 			},
 			expect: [/docs\/extra\.md:3: "1\.33×" has no source/],
+			only: true,
+		},
+		{
+			name: 'a promise restated in other words elsewhere fails; quoted word for word it passes',
+			files: {
+				'docs/extra.md': [
+					'# Extra',
+					'',
+					'Under Skip Rows Sent Before, a row the service accepted is never sent again by any execution.',
+					'',
+					'As promised: Under Skip Rows Sent Before, a row the service accepted is not sent again while it is among the node\'s newest History Size rows.',
+				].join('\n'),
+			},
+			expect: [/docs\/extra\.md:3: restates promise-1 in other words .*\[promise 1\]\(duplicate-protection\.md#promise-1\)/],
+			only: true,
+		},
+		{
+			name: 'a link to a promise that names another number, or a promise that does not exist, fails',
+			files: {
+				'docs/extra.md': '# Extra\n\nSee [promise 2](duplicate-protection.md#promise-1) and [promise 3](duplicate-protection.md#promise-3).\n',
+			},
+			expect: [
+				/docs\/extra\.md:3: the link "promise 2" goes to duplicate-protection\.md#promise-1: say "promise 1"/,
+				/docs\/extra\.md:3: duplicate-protection\.md#promise-3: there is no promise 3/,
+				/docs\/extra\.md:3: duplicate-protection\.md#promise-3: no heading with the anchor #promise-3/,
+			],
+			only: true,
+		},
+		{
+			name: 'promises numbered apart from their anchors, two sentences in one, or more than ten fail',
+			files: {
+				[PROMISES_PAGE]: [
+					...PROMISES.slice(0, 4),
+					'1. <a id="promise-2"></a>A row is sent. It is recorded.',
+					...Array.from({ length: 10 }, (_, i) => `${i + 2}. <a id="promise-${i + 3}"></a>Promise ${i + 3} holds.`),
+				].join('\n'),
+			},
+			expect: [
+				/promise-2 is item 1 of the list, expected 1 in both/,
+				/promise-2 is not one sentence/,
+				/states 11 promises \(at most 10\)/,
+			],
+		},
+		{
+			name: "a send-again rule that is not what the code's sendAgainCondition builds fails",
+			files: { [SEND_AGAIN_SOURCE]: SEND_AGAIN_CODE.replace("'a minute'", "'an hour'") },
+			expect: [
+				/rule-send-again does not say what .*fields\.ts builds: "once no execution that sent it is still running and an hour has passed"/,
+				/fields\.ts:2: a text restates rule-send-again in other words/,
+			],
+			only: true,
+		},
+		{
+			name: "a node's text (a field description, an error) that restates a promise in other words fails; one that quotes it passes",
+			files: {
+				'nodes/Example/fields.ts': [
+					"export const skip = 'Under Skip Rows Sent Before, a row the service accepted is never sent again by anyone.';",
+					"export const quote = 'As promised: Under Skip Rows Sent Before, a row the service accepted is not sent again while it is among the node\\'s newest History Size rows.';",
+				].join('\n'),
+			},
+			expect: [/nodes\/Example\/fields\.ts:1: a text restates promise-1 in other words/],
 			only: true,
 		},
 		{

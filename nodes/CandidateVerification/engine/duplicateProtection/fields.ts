@@ -65,8 +65,8 @@ export const MODE_NAMES: Record<DuplicateMode, string> = {
 
 /**
  * When a row in doubt may be sent again (Send These Rows Again): the rule of
- * docs/duplicate-protection.md#resolving-a-row-in-doubt, said in these words by the field's
- * description and by every error's advice. `wait`: the time to let pass, as a formula or in seconds.
+ * docs/duplicate-protection.md#rule-send-again, said in these words by the field's description and
+ * by every error's advice (scripts/check-docs.js fails when the doc's rule says otherwise). `wait`: the time to let pass, as a formula or in seconds.
  */
 export function sendAgainCondition(wait: string): string {
 	return `once no execution that sent it is still running (Executions list), the worker that ran it was restarted or is gone (queue mode: a paused worker may still send it), and at least ${wait} have passed since it ended`;
@@ -147,7 +147,7 @@ export function duplicateProtectionFields(
 				description: descriptions[mode],
 			})),
 			description:
-				'Each row this node sends is recorded (as a hash, in n8n’s database), so no later execution creates it twice: not a Retry from the Executions list, not the same sheet run again, not two executions at once on queue-mode workers, not a stopped or crashed run’s rows run again',
+				'Each row this node sends is recorded (as a hash, in n8n’s database). Skip Rows Sent Before: a row the service accepted is not sent again while it is among the newest History Size rows, for the same credential, mapped fields and Duplicate Key, and a row without an answer is held until a person resolves it (the promises and their conditions: docs/duplicate-protection.md#promises)',
 			displayOptions: { show },
 		},
 		{
