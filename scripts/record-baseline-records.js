@@ -18,18 +18,28 @@ if (!commitArgument) {
 }
 const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 const commit = git('rev-parse', '--short=7', `${commitArgument}^{commit}`);
-const folder = path.resolve(folderArgument ?? path.join(root, 'test/fixtures', `baseline-records-${commit}`));
+const folder = path.resolve(
+	folderArgument ?? path.join(root, 'test/fixtures', `baseline-records-${commit}`),
+);
 const worktree = fs.mkdtempSync(path.join(os.tmpdir(), `baseline-records-${commit}-`));
 const RECORDER = 'test/unit/record-baseline-records.test.ts';
 
 git('worktree', 'add', '--detach', worktree, commit);
 try {
 	fs.symlinkSync(path.join(root, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
-	fs.copyFileSync(path.join(root, 'test/baseline-records/record.ts'), path.join(worktree, RECORDER));
+	fs.copyFileSync(
+		path.join(root, 'test/baseline-records/record.ts'),
+		path.join(worktree, RECORDER),
+	);
 	execFileSync('npx', ['jest', '--maxWorkers=1', '--no-cache', RECORDER], {
 		cwd: worktree,
 		stdio: 'inherit',
 		env: { ...process.env, CV_JEST_SUITE: 'unit', CV_RECORD_TO: folder, CV_RECORD_COMMIT: commit },
+	});
+	// Written as the repository formats JSON, so a file recorded again differs only where its record does.
+	execFileSync('npx', ['prettier', '--write', '--log-level', 'warn', folder], {
+		cwd: root,
+		stdio: 'inherit',
 	});
 	console.log(`fixtures of ${commit} written to ${path.relative(root, folder)}`);
 } finally {
