@@ -48,6 +48,14 @@ function read(file: string): BaselineFixture {
 	return JSON.parse(readFileSync(path.join(FOLDER, file), 'utf8')) as BaselineFixture;
 }
 
+/** When the fixture's run sent each ID: the [sent at, ID] pairs its static data keeps, per node. */
+function sentAtById({ staticData }: BaselineFixture): Map<unknown, unknown> {
+	const perNode = ((staticData.global as IDataObject).candidateVerificationSentRows ??
+		{}) as Record<string, Record<string, [string, string]>>;
+	const kept = Object.values(perNode).flatMap((rows) => Object.values(rows));
+	return new Map(kept.map(([sentAt, id]) => [id, sentAt]));
+}
+
 /** Every request the node makes: none has an interceptor, so each is counted here and refused. */
 function countRequests() {
 	const requests: string[] = [];
@@ -57,27 +65,35 @@ function countRequests() {
 	return { requests, stop: () => nock.emitter.removeListener('no match', count) };
 }
 
-it.each(fixtures)('%s: every row comes out alreadySent with its recorded ID; nothing is sent', async (file) => {
-	const fixture = read(file);
-	const store = new DeduplicationStore();
-	for (const [scope, hashes] of fixture.rows) store.rows.set(scope, [...hashes]);
-	const idField = ID_FIELDS[fixture.operation];
-	const { requests, stop } = countRequests();
+it.each(fixtures)(
+	'%s: every row comes out alreadySent with its recorded ID; nothing is sent',
+	async (file) => {
+		const fixture = read(file);
+		const store = new DeduplicationStore();
+		for (const [scope, hashes] of fixture.rows) store.rows.set(scope, [...hashes]);
+		const idField = ID_FIELDS[fixture.operation];
+		const sentAt = sentAtById(fixture);
+		const { requests, stop } = countRequests();
 
-	const again = await runActionNode({
-		items: fixture.items,
-		parameters: fixture.parameters,
-		typeVersion: fixture.typeVersion,
-		mode: fixture.mode,
-		deduplicationStore: store,
-		staticData: structuredClone(fixture.staticData),
-	}).finally(stop);
+		const again = await runActionNode({
+			items: fixture.items,
+			parameters: fixture.parameters,
+			typeVersion: fixture.typeVersion,
+			mode: fixture.mode,
+			deduplicationStore: store,
+			staticData: structuredClone(fixture.staticData),
+		}).finally(stop);
 
-	expect(requests).toEqual([]);
-	expect(again.error).toBeUndefined();
-	expect(outputJson(again)).toEqual(
-		fixture.outputs.map((recorded) =>
-			expect.objectContaining({ [idField]: recorded[idField], alreadySent: true }),
-		),
-	);
-});
+		expect(requests).toEqual([]);
+		expect(again.error).toBeUndefined();
+		expect(outputJson(again)).toEqual(
+			fixture.outputs.map((recorded) =>
+				expect.objectContaining({
+					[idField]: recorded[idField],
+					alreadySent: true,
+					sentAt: sentAt.get(recorded[idField]),
+				}),
+			),
+		);
+	},
+);
