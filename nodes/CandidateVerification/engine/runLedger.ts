@@ -29,8 +29,9 @@ export function acceptedIdOf(
 
 /**
  * What one run of the node knows about its items: what the check made of them, what was started,
- * accepted, failed, and each item's output. The sender (Sender, sender.ts) writes it; the duplicate
- * protection's gate reads it. Neither knows the other: runOperation.ts hands both the same ledger.
+ * accepted, failed, and each item's output. The sender (Sender, sender.ts) alone writes it; the
+ * duplicate protection's gate reads the checked items and whether the run stopped, and is told each
+ * outcome by the sender. Neither knows the other: runOperation.ts hands both the same ledger.
  */
 export class RunLedger {
 	readonly outputs: INodeExecutionData[][] = [];
@@ -46,17 +47,6 @@ export class RunLedger {
 		readonly continueOnFail: boolean,
 		private readonly abortSignal?: AbortSignal,
 	) {}
-
-	/** The service certainly did not act on the item's request (a clear refusal). */
-	refused(itemIndex: number): boolean {
-		const failure = this.failures.get(itemIndex);
-		return failure !== undefined && !failure.answerLost && !failure.heldInDoubt;
-	}
-
-	/** The item's request left and no answer came (a timeout, a reset, a cancel, a 5xx ...). */
-	answerLost(itemIndex: number): boolean {
-		return this.failures.get(itemIndex)?.answerLost === true;
-	}
 
 	/** A row held in doubt (not sent): the run stops as at a failure at the service (On Error → Stop). */
 	holdInDoubt(itemIndex: number, error: NodeOperationError): void {

@@ -24,8 +24,9 @@ export { LOST_ANSWER_ADVICE } from './messages';
  *    create or a billed call that got no clear answer fails again (AcceptedMemory);
  * 5. for operations that create something, duplicate protection's gate (ProtectionGate, SentRecord)
  *    claims each chunk of rows in n8n's deduplication store just before it leaves, so no later
- *    execution sends a row again. The gate decides per row (send, output this, hold in doubt) and
- *    the sender (Sender) acts on it; both read and the sender writes one RunLedger.
+ *    execution sends a row again. The gate decides per row (send, output this, hold in doubt),
+ *    the sender (Sender) acts on it and tells it each outcome; both read and the sender alone
+ *    writes one RunLedger.
  */
 export async function runOperation(
 	this: IExecuteFunctions,
@@ -62,9 +63,7 @@ export async function runOperation(
 
 	// One ledger for the run: the sender writes it, the gate reads it; neither knows the other.
 	const ledger = new RunLedger(checked, continueOnFail, this.getExecutionCancelSignal?.());
-	const gate = protection?.gateFor(ledger, (itemIndex, error) =>
-		ledger.holdInDoubt(itemIndex, error),
-	);
+	const gate = protection?.gateFor(ledger);
 	const sender = new Sender(this, operation, settings, credentials, ledger, gate);
 
 	const { outputs } = ledger;
@@ -104,6 +103,7 @@ export async function runOperation(
 
 	await sender.sendAll(toSend, items);
 	await gate?.settle();
+	sender.writeRowsHeldInDoubt();
 
 	if (gate?.storeFailure !== undefined) {
 		const { skipped, notClaimed } = gate;

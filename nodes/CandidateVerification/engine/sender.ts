@@ -29,7 +29,7 @@ import type { ItemCall, OperationDefinition, PreparedRequest, ServiceRead } from
 import type { RunSettings } from './runSettings';
 import { sendInLearnedShape } from './requestShapes';
 import { acceptedIdOf, type NodeError, type RunLedger } from './runLedger';
-import type { SendGate } from './sendGate';
+import type { ItemOutcome, SendGate } from './sendGate';
 
 /**
  * Requests started in one turn of n8n's event loop when a run starts: each costs n8n's request
@@ -142,8 +142,12 @@ export class Sender {
 		return acceptedIdOf(this.operation, output);
 	}
 
+	/** A failure with Stop or a cancel (the ledger), the gate's store failed, or it held a row with Stop. */
 	get stopped(): boolean {
-		return this.ledger.stopped || this.gate?.halted === true;
+		const { gate } = this;
+		return (
+			this.ledger.stopped || (gate !== undefined && (gate.halted || gate.heldUnderStop.size > 0))
+		);
 	}
 
 	/**
@@ -184,7 +188,7 @@ export class Sender {
 						ledger.checked[itemIndex].prepared!,
 					);
 					ledger.outputs[itemIndex] = output;
-					gate?.answered(itemIndex, output);
+					gate?.answered(itemIndex, this.outcomeOf(itemIndex, output));
 				}
 			};
 			await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
@@ -203,9 +207,23 @@ export class Sender {
 				inDoubt: true,
 				description: error.description,
 			});
-			if (!this.ledger.continueOnFail) this.ledger.holdInDoubt(itemIndex, error);
 		}
 		return false;
+	}
+
+	/** What became of a row sent, from what this run wrote of it, for the gate. */
+	private outcomeOf(itemIndex: number, output: INodeExecutionData[]): ItemOutcome {
+		const failure = this.ledger.failures.get(itemIndex);
+		if (failure) return { kind: failure.answerLost ? 'answerLost' : 'refused' };
+		if (output[0]?.json.error !== undefined) return { kind: 'answeredWithError' };
+		return { kind: 'accepted', id: this.acceptedIdOf(output) };
+	}
+
+	/** The rows the gate held in doubt with On Error → Stop, written as the run's failures. */
+	writeRowsHeldInDoubt(): void {
+		for (const [itemIndex, error] of this.gate?.heldUnderStop ?? []) {
+			this.ledger.holdInDoubt(itemIndex, error);
+		}
 	}
 
 	private async sendItem(

@@ -5,8 +5,8 @@ import type { CheckedItem } from '../checkItems';
 import type { OperationDefinition, ServiceRead } from '../operation';
 import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { RunSettings } from '../runSettings';
-import { acceptedIdOf, type RunLedger } from '../runLedger';
-import type { GateDecision, SendGate } from '../sendGate';
+import type { RunLedger } from '../runLedger';
+import type { GateDecision, ItemOutcome, SendGate } from '../sendGate';
 import type { ClaimPace } from './claimPace';
 import { DUPLICATE_MODES, type DuplicateMode } from './fields';
 import { lockFailureOf } from './lock';
@@ -74,9 +74,10 @@ export async function storeCall<T>(
 
 /**
  * Duplicate protection's gate for one run: the policy that turns a row's state in the store
- * protocol (SentRecord under WorkflowLock) into a decision, an output and a message. It reads the
- * run's ledger and answers the sender per row; it never writes an output nor stops the run. Rows are claimed as the requests in
- * flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
+ * protocol (SentRecord under WorkflowLock) into a decision, an output and a message. It answers
+ * the sender per row and is told each outcome; it never writes an output nor a failure, and stops
+ * the run only through states the sender reads (halted, heldUnderStop). Rows are claimed as the
+ * requests in flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
  * answered at any time), a row another execution has sent without an answer yet is waited for, and
  * a row that stands twice in one input is named (an error), never merged silently.
  */
@@ -106,8 +107,6 @@ export class ProtectionGate implements SendGate {
 	constructor(
 		setup: GateSetup,
 		private readonly ledger: RunLedger,
-		/** Told of a row of a claim held in doubt with On Error → Stop, as soon as it is known. */
-		private readonly heldInDoubt: (itemIndex: number, error: NodeOperationError) => void,
 	) {
 		this.mode = setup.mode;
 		this.context = setup.context;
@@ -129,15 +128,20 @@ export class ProtectionGate implements SendGate {
 		return this.mode !== DUPLICATE_MODES.sendAgain;
 	}
 
-	/** The run stopped (a failure with On Error → Stop, a cancel) or the store failed. */
+	readonly heldUnderStop = new Map<number, NodeOperationError>();
+
+	/** The run stopped (a failure with Stop, a row held in doubt with Stop, a cancel) or the store failed. */
 	private get stopped(): boolean {
-		return this.ledger.stopped || this.storeFailure !== undefined;
+		return this.ledger.stopped || this.storeFailure !== undefined || this.heldUnderStop.size > 0;
 	}
 
 	/** Items not sent because of the record: sent before, in doubt, or the claim failed. */
 	readonly skipped = new Set<number>();
 
 	private readonly identities = new Map<number, string>();
+
+	/** What became of each row sent, as the sender told it. */
+	private readonly outcomes = new Map<number, ItemOutcome['kind']>();
 
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
 	private readonly claimed = new Set<string>();
@@ -364,7 +368,7 @@ export class ProtectionGate implements SendGate {
 					.filter((index) => !this.ledger.continueOnFail && stateOf(index) === 'inDoubt')
 					.map(async (itemIndex) => {
 						if (await this.resolveDoubt(this.identities.get(itemIndex)!)) return;
-						this.heldInDoubt(itemIndex, this.inDoubtError(itemIndex));
+						this.heldUnderStop.set(itemIndex, this.inDoubtError(itemIndex));
 					});
 				return { states, doubts: Promise.all(doubts) };
 			});
@@ -470,18 +474,14 @@ export class ProtectionGate implements SendGate {
 		return await doubt;
 	}
 
-	answered(itemIndex: number, output: INodeExecutionData[] | undefined): void {
+	answered(itemIndex: number, outcome: ItemOutcome): void {
 		this.outstanding -= 1;
 		this.pace.answered();
+		this.outcomes.set(itemIndex, outcome.kind);
 		const identity = this.identities.get(itemIndex)!;
-		if (this.ledger.answerLost(itemIndex))
-			keepNewest(lostInProcess, this.processKey(identity), true);
-		else if (!this.ledger.refused(itemIndex) && output?.[0]?.json.error === undefined) {
-			this.acceptedSinceClaim.push({
-				identity,
-				id: acceptedIdOf(this.operation, output),
-				itemIndex,
-			});
+		if (outcome.kind === 'answerLost') keepNewest(lostInProcess, this.processKey(identity), true);
+		else if (outcome.kind === 'accepted') {
+			this.acceptedSinceClaim.push({ identity, id: outcome.id, itemIndex });
 		}
 		this.claimAhead();
 		this.notifyChange();
@@ -521,8 +521,8 @@ export class ProtectionGate implements SendGate {
 		const released: string[] = [];
 		for (const [itemIndex, identity] of this.identities) {
 			if (!this.claimed.has(identity)) continue;
-			if (!this.ledger.started.has(itemIndex) || this.ledger.refused(itemIndex))
-				released.push(identity);
+			const outcome = this.outcomes.get(itemIndex);
+			if (outcome === undefined || outcome === 'refused') released.push(identity);
 		}
 		const accepted = this.acceptedSinceClaim.splice(0);
 		try {
@@ -550,12 +550,12 @@ export class ProtectionGate implements SendGate {
 	storeError(notSent: number[]): NodeOperationError {
 		const cause = this.storeFailure!;
 		if (cause instanceof LostWrite) return this.lostWriteError(cause, notSent);
-		if (lockFailureOf(cause) && this.ledger.started.size === 0 && this.unrecorded.length === 0) {
+		if (lockFailureOf(cause) && this.outcomes.size === 0 && this.unrecorded.length === 0) {
 			return cause as NodeOperationError;
 		}
 		const text = say.storeStopped({
 			cause: `${(cause as Error)?.message ?? String(cause)}`,
-			sentAny: this.ledger.started.size > 0,
+			sentAny: this.outcomes.size > 0,
 			unrecorded: this.unrecorded,
 			notSent,
 		});

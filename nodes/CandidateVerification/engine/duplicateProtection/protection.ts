@@ -4,7 +4,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	NodeOperationError as NodeOperationErrorType,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -173,14 +172,11 @@ export class DuplicateProtection {
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}
 
-	/** The gate of this run, reading its ledger; `heldInDoubt` is told of rows held in doubt. */
-	gateFor(
-		ledger: RunLedger,
-		heldInDoubt: (itemIndex: number, error: NodeOperationErrorType) => void,
-	): ProtectionGate {
+	/** The gate of this run, reading its ledger (its checked items, whether the run stopped). */
+	gateFor(ledger: RunLedger): ProtectionGate {
 		const { context, operation, settings, mode, record, pace } = this;
 		const { identityBase, account, waitMs, claimLimit } = this;
 		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
-		return new ProtectionGate({ ...setup, waitMs, claimLimit }, ledger, heldInDoubt);
+		return new ProtectionGate({ ...setup, waitMs, claimLimit }, ledger);
 	}
 }
