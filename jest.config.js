@@ -26,6 +26,7 @@ const projects = [
 	{ ...shared, displayName: 'scripts', testMatch: tests('scripts') },
 	{ ...shared, displayName: 'integration', testMatch: tests('integration', 'sandbox') },
 	{ ...shared, displayName: 'perf', testMatch: tests('perf') },
+	{ ...shared, displayName: 'histories', testMatch: tests('histories') },
 ];
 
 // CV_JEST_SUITE=unit (the npm scripts): that suite only. Unlike `--selectProjects unit`, which takes every

@@ -47,8 +47,11 @@ export interface RunOptions {
 	timezone?: string;
 	/** The execution's ID (runs with the same ID are tries of one execution). */
 	executionId?: string;
-	/** Settings → Retry On Fail: n8n runs the node again after it failed, up to `maxTries` times. */
-	retryOnFail?: { maxTries: number };
+	/**
+	 * Settings → Retry On Fail: n8n runs the node again after it failed, up to `maxTries` times,
+	 * `waitBetweenTries` ms apart (n8n reads 0, the default here, as 1000 ms).
+	 */
+	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 	/** Another node type of the harness in place of Candidate Verification (e.g. the perf guard's baseline). */
 	nodeType?: string;
 	/**
@@ -114,7 +117,11 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			onError: ON_ERROR[String(options.continueOnFail ?? false) as keyof typeof ON_ERROR],
 			...(options.executeOnce ? { executeOnce: true } : {}),
 			...(options.retryOnFail
-				? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: 0 }
+				? {
+						retryOnFail: true,
+						maxTries: options.retryOnFail.maxTries,
+						waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0,
+					}
 				: {}),
 		},
 	];

@@ -1,0 +1,136 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { DeduplicationStore } from '../harness/deduplication-store';
+import { runActionNode } from '../harness/run-node';
+import { ProtectionModel } from './model';
+import { Prng } from './prng';
+import { brokenPromises } from './promises';
+import { SimulatedService } from './service';
+import type { History, Row, Step } from './steps';
+import { FORMS, PEOPLE } from './steps';
+
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
+const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
+const CREDENTIALS = {
+	1: TEST_CREDENTIALS,
+	2: { ...TEST_CREDENTIALS, apiKey: SECOND_ACCOUNT_KEY },
+} as const;
+
+const ON_ERROR = { stop: false, continue: true, errorOutput: 'errorOutput' } as const;
+
+/** What a history's run found: the first step that broke a promise, or none. */
+export interface HistoryOutcome {
+	failedStep?: number;
+	broken: string[];
+}
+
+/** The parameters of a step's Profile → Create node (version 2). */
+function parametersOf(step: Step, historySize: number | undefined): INodeParameters {
+	return {
+		resource: 'profile',
+		operation: 'create',
+		formId: '={{ $json.formId }}',
+		name: '={{ $json.name }}',
+		gender: '={{ $json.gender }}',
+		additionalFields: { mobile: '={{ $json.mobile }}', dob: '={{ $json.dob }}' },
+		...(step.duplicateKey === 'none' ? {} : { duplicateKey: `={{ $json.${step.duplicateKey} }}` }),
+		duplicateProtection: step.protection,
+		idFoundAtService: '={{ $json.transactionId }}',
+		...(step.actInAnyExecution ? { actInAnyExecution: true } : {}),
+		duplicateProtectionOptions: {
+			inDoubtWaitSeconds: 0,
+			...(historySize === undefined ? {} : { historySize }),
+		},
+		requestOptions: { maxConcurrentRequests: step.concurrency, transientRetries: 0 },
+	};
+}
+
+/** The service's name of a row: its form (the path) and the person whose mobile the request carries. */
+function serviceRowKey(formId: string, body: unknown): string {
+	const sent = JSON.stringify(body);
+	return `${formId}|p${PEOPLE.findIndex((candidate) => sent.includes(candidate.mobile))}`;
+}
+
+function rowOf(rowKey: string): Row {
+	const [formId, person] = rowKey.split('|');
+	return [FORMS.indexOf(formId as (typeof FORMS)[number]), Number(person.slice(1))];
+}
+
+let nodes = 0;
+
+/**
+ * Runs a history through the harness (n8n-core's WorkflowExecute, the harness's deduplication store
+ * shared by its executions), checking every promise after every step. Each run is a node of its
+ * own (a new node ID), so no memory of the process carries over from another run.
+ */
+export async function runHistory(history: History): Promise<HistoryOutcome> {
+	const store = new DeduplicationStore();
+	const service = new SimulatedService(serviceRowKey);
+	const model = new ProtectionModel(history);
+	const nodeId = `00000000-0000-4000-8000-${(++nodes).toString(16).padStart(12, '0')}`;
+	const nodeRow = `wf-test|n:${nodeId}`;
+	const staticData: IDataObject = {};
+	const restore = service.install();
+	try {
+		for (const [index, step] of history.steps.entries()) {
+			service.beginStep(index, new Prng(step.serviceSeed));
+			const account = CREDENTIALS[step.credential].apiKey as string;
+			// Record Rows as Sent is given the ID the service shows for the row, or one of a candidate
+			// created outside n8n.
+			const personIds = step.rows.map(
+				([form, person], item) =>
+					service.transactionOf(account, `${FORMS[form]}|p${person}`) ?? `TXN-OUT-${index}-${item}`,
+			);
+			const items = step.rows.map(([form, person], item) => ({
+				formId: FORMS[form],
+				...PEOPLE[person],
+				// The column a person fills in to record rows as sent.
+				...(step.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
+			}));
+			const before = JSON.stringify(store.valuesOf(nodeRow));
+			const requestsBefore = service.requests.length;
+			const creationsBefore = service.creations.length;
+			const production = step.executionMode !== 'manual';
+			const result = await runActionNode({
+				items,
+				parameters: parametersOf(step, history.historySize),
+				deduplicationStore: store,
+				mode: step.executionMode,
+				continueOnFail: ON_ERROR[step.onError],
+				...(step.tries > 1 ? { retryOnFail: { maxTries: step.tries, waitBetweenTries: 1 } } : {}),
+				typeVersion: 2,
+				nodeId,
+				credentialId: `cred-${step.credential}`,
+				credentials: CREDENTIALS[step.credential],
+				// n8n saves the static data after production executions only.
+				staticData: production ? staticData : (JSON.parse(JSON.stringify(staticData)) as IDataObject),
+			});
+			const withRow = <T extends { rowKey: string }>(entry: T) => ({ ...entry, row: rowOf(entry.rowKey) });
+			const requests = service.requests.slice(requestsBefore).map(withRow);
+			const creations = service.creations.slice(creationsBefore).map(withRow);
+			const broken = brokenPromises({
+				step,
+				model,
+				result,
+				requests,
+				creations,
+				personIds,
+				recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
+			});
+			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
+			if (broken.length > 0) return { failedStep: index, broken };
+			model.afterStep(
+				step,
+				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),
+				creations
+					.filter((creation) => creation.delivered)
+					.map(({ row, transactionId }) => ({ row, id: transactionId })),
+				step.rows.map((row, item) => ({ row, id: personIds[item] })),
+			);
+		}
+		return { broken: [] };
+	} finally {
+		restore();
+	}
+}

@@ -1,0 +1,142 @@
+import nock from 'nock';
+
+import * as transport from '../../nodes/shared/transport';
+import { TEST_BASE_URL } from '../harness/credentials-helper';
+import { success } from '../harness/service-mock';
+import type { Prng } from './prng';
+
+/**
+ * What the simulated service does with one request:
+ * - accept: creates the candidate and answers with its transaction ID;
+ * - refuse: answers `code: -1` (a clear refusal), creates nothing;
+ * - lost: creates the candidate, then the connection resets before the answer reaches n8n;
+ * - fail5xx: answers 502 before acting;
+ * - slowActed / slowNotActed: n8n's request times out, after or before the service acted.
+ */
+export const OUTCOMES = ['accept', 'refuse', 'lost', 'fail5xx', 'slowActed', 'slowNotActed'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+const OUTCOME_WEIGHTS: Record<Outcome, number> = {
+	accept: 12,
+	refuse: 2,
+	lost: 2,
+	fail5xx: 2,
+	slowActed: 1,
+	slowNotActed: 1,
+};
+
+/** The header the harness adds to each request so that the service reads its decided outcome. */
+const REQUEST_HEADER = 'x-history-request';
+const CREATE_PATH = /^\/verification\/api\/1\.0\/ekyc-forms\/([^/]+)\/diy-candidate$/;
+
+export interface Creation {
+	/** The account (the credential's API key). */
+	account: string;
+	/** What the service sees as one person on one form: the form and every field sent. */
+	rowKey: string;
+	transactionId: string;
+	step: number;
+	/** Whether the answer with the transaction ID reached n8n. */
+	delivered: boolean;
+}
+
+export interface ServiceRequest {
+	account: string;
+	rowKey: string;
+	outcome: Outcome;
+	step: number;
+}
+
+/** The service's own truth: every candidate created, and every request it received. */
+export class SimulatedService {
+	readonly creations: Creation[] = [];
+
+	readonly requests: ServiceRequest[] = [];
+
+	/** Requests to anything but Profile → Create (none is expected). */
+	readonly unexpected: string[] = [];
+
+	private readonly outcomes = new Map<string, Outcome>();
+
+	private step = 0;
+
+	private prng: Prng | undefined;
+
+	private transactions = 0;
+
+	/** `rowOf` names the row a request is for (its form and the person it carries). */
+	constructor(private readonly rowOf: (formId: string, body: unknown) => string) {}
+
+	/** The service's behaviour during step `step` comes from `prng`. */
+	beginStep(step: number, prng: Prng): void {
+		this.step = step;
+		this.prng = prng;
+	}
+
+	private decide(): Outcome {
+		return this.prng ? this.prng.weighted(OUTCOME_WEIGHTS) : 'accept';
+	}
+
+	/** The transaction ID the account has for a row, if the service created it. */
+	transactionOf(account: string, rowKey: string): string | undefined {
+		return this.creations.find((creation) => creation.account === account && creation.rowKey === rowKey)
+			?.transactionId;
+	}
+
+	/** Installs the service (nock) and the per-request outcome (a spy on the transport); returns the undo. */
+	install(): () => void {
+		const scope = nock(TEST_BASE_URL).persist();
+		const service = this;
+		scope.post(CREATE_PATH).reply(function (uri, body) {
+			const headers = this.req.headers as Record<string, string | undefined>;
+			const outcome = service.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
+			const account = String(headers['x-api-key']);
+			const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
+			const rowKey = service.rowOf(formId, body);
+			service.requests.push({ account, rowKey, outcome, step: service.step });
+			if (outcome === 'refuse') return [200, { code: -1, message: '"name" is invalid' }];
+			if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
+			// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
+			if (outcome === 'slowNotActed') return [200, {}];
+			const transactionId = `TXN-${++service.transactions}`;
+			service.creations.push({
+				account,
+				rowKey,
+				transactionId,
+				step: service.step,
+				delivered: outcome === 'accept',
+			});
+			return [200, success({ transactionId })];
+		});
+		scope
+			.get(/.*/)
+			.reply((uri) => {
+				service.unexpected.push(`GET ${uri}`);
+				return [404, {}];
+			});
+		const send = transport.sendWithCredential;
+		let requestCount = 0;
+		const spy = jest
+			.spyOn(transport, 'sendWithCredential')
+			.mockImplementation(async function (this: unknown, options, credentials) {
+				const id = String(++requestCount);
+				const outcome = service.decide();
+				service.outcomes.set(id, outcome);
+				const answer = await send.call(
+					this as never,
+					{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
+					credentials,
+				);
+				if (outcome === 'lost')
+					throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+				if (outcome === 'slowActed' || outcome === 'slowNotActed')
+					throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ETIMEDOUT' });
+				return answer;
+			});
+		return () => {
+			spy.mockRestore();
+			scope.persist(false);
+			nock.cleanAll();
+		};
+	}
+}
