@@ -47,8 +47,12 @@ export class ProtectionModel {
 		return step.protection === 'off' || (step.protection === 'sendAgain' && acts(step));
 	}
 
-	private record(identity: string): void {
-		// n8n's store keeps a value recorded again in its place (store contract, behaviour 5).
+	/**
+	 * n8n's store keeps a value recorded again in its place (store contract, behaviour 5); a row sent
+	 * again was new to the record (History Size had dropped it), so it is the newest.
+	 */
+	private record(identity: string, sent: boolean): void {
+		if (sent) this.release(identity);
 		if (!this.recorded.includes(identity)) this.recorded.push(identity);
 	}
 
@@ -84,14 +88,14 @@ export class ProtectionModel {
 				for (const { row, id } of personIds) {
 					const identity = ProtectionModel.identity(step, row);
 					ProtectionModel.add(this.recordedByPerson, identity, id);
-					this.record(identity);
+					this.record(identity, false);
 				}
 				return;
 			default:
 				for (const { row, refused } of sent) {
 					const identity = ProtectionModel.identity(step, row);
 					if (refused) this.release(identity);
-					else this.record(identity);
+					else this.record(identity, true);
 				}
 		}
 	}

@@ -72,7 +72,8 @@ export function brokenPromises(observation: StepObservation): string[] {
 		const identity = ProtectionModel.identity(step, row);
 		const id = json.transactionId === undefined ? undefined : String(json.transactionId);
 		const deliveredNow = creations.some(
-			(creation) => sameRow(creation.row, row) && creation.delivered && creation.transactionId === id,
+			(creation) =>
+				sameRow(creation.row, row) && creation.delivered && creation.transactionId === id,
 		);
 		if (json.recordedAsSent === true) {
 			if (id !== observation.personIds[index])
@@ -87,17 +88,23 @@ export function brokenPromises(observation: StepObservation): string[] {
 			if (known.size === 0)
 				broken.push(`output as sent before: ${describeRow(row)}, never accepted nor recorded`);
 			else if (id !== undefined && !known.has(id))
-				broken.push(`output as sent before: ${describeRow(row)} with ${id}, not one of ${[...known]}`);
+				broken.push(
+					`output as sent before: ${describeRow(row)} with ${id}, not one of ${[...known]}`,
+				);
 			return;
 		}
 		if (!deliveredNow)
-			broken.push(`output as sent: ${describeRow(row)} with ${id}, no acceptance with that ID reached n8n`);
+			broken.push(
+				`output as sent: ${describeRow(row)} with ${id}, no acceptance with that ID reached n8n`,
+			);
 	});
 
 	// 4: a one-off tool never acts in an execution a person did not start (Act in Any Execution off).
 	if (isOneOff(step) && !acts(step)) {
 		if (requests.length > 0)
-			broken.push(`${step.protection} in a ${step.executionMode} execution sent ${requests.length} request(s)`);
+			broken.push(
+				`${step.protection} in a ${step.executionMode} execution sent ${requests.length} request(s)`,
+			);
 		if (!observation.recordUnchanged)
 			broken.push(`${step.protection} in a ${step.executionMode} execution changed the record`);
 	}

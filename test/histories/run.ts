@@ -104,9 +104,14 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				credentialId: `cred-${step.credential}`,
 				credentials: CREDENTIALS[step.credential],
 				// n8n saves the static data after production executions only.
-				staticData: production ? staticData : (JSON.parse(JSON.stringify(staticData)) as IDataObject),
+				staticData: production
+					? staticData
+					: (JSON.parse(JSON.stringify(staticData)) as IDataObject),
 			});
-			const withRow = <T extends { rowKey: string }>(entry: T) => ({ ...entry, row: rowOf(entry.rowKey) });
+			const withRow = <T extends { rowKey: string }>(entry: T) => ({
+				...entry,
+				row: rowOf(entry.rowKey),
+			});
 			const requests = service.requests.slice(requestsBefore).map(withRow);
 			const creations = service.creations.slice(creationsBefore).map(withRow);
 			const broken = brokenPromises({

@@ -13,7 +13,14 @@ import type { Prng } from './prng';
  * - fail5xx: answers 502 before acting;
  * - slowActed / slowNotActed: n8n's request times out, after or before the service acted.
  */
-export const OUTCOMES = ['accept', 'refuse', 'lost', 'fail5xx', 'slowActed', 'slowNotActed'] as const;
+export const OUTCOMES = [
+	'accept',
+	'refuse',
+	'lost',
+	'fail5xx',
+	'slowActed',
+	'slowNotActed',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 const OUTCOME_WEIGHTS: Record<Outcome, number> = {
@@ -79,60 +86,71 @@ export class SimulatedService {
 
 	/** The transaction ID the account has for a row, if the service created it. */
 	transactionOf(account: string, rowKey: string): string | undefined {
-		return this.creations.find((creation) => creation.account === account && creation.rowKey === rowKey)
-			?.transactionId;
+		return this.creations.find(
+			(creation) => creation.account === account && creation.rowKey === rowKey,
+		)?.transactionId;
+	}
+
+	/** What the service does with a request to create a candidate: its truth, then its answer. */
+	private answer(
+		headers: Record<string, string | undefined>,
+		uri: string,
+		body: unknown,
+	): [number, object] {
+		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
+		const account = String(headers['x-api-key']);
+		const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
+		const rowKey = this.rowOf(formId, body);
+		this.requests.push({ account, rowKey, outcome, step: this.step });
+		if (outcome === 'refuse') return [200, { code: -1, message: '"name" is invalid' }];
+		if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
+		// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
+		if (outcome === 'slowNotActed') return [200, {}];
+		const transactionId = `TXN-${++this.transactions}`;
+		this.creations.push({
+			account,
+			rowKey,
+			transactionId,
+			step: this.step,
+			delivered: outcome === 'accept',
+		});
+		return [200, success({ transactionId })];
 	}
 
 	/** Installs the service (nock) and the per-request outcome (a spy on the transport); returns the undo. */
 	install(): () => void {
 		const scope = nock(TEST_BASE_URL).persist();
-		const service = this;
+		const answer = this.answer.bind(this);
 		scope.post(CREATE_PATH).reply(function (uri, body) {
-			const headers = this.req.headers as Record<string, string | undefined>;
-			const outcome = service.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
-			const account = String(headers['x-api-key']);
-			const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
-			const rowKey = service.rowOf(formId, body);
-			service.requests.push({ account, rowKey, outcome, step: service.step });
-			if (outcome === 'refuse') return [200, { code: -1, message: '"name" is invalid' }];
-			if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
-			// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
-			if (outcome === 'slowNotActed') return [200, {}];
-			const transactionId = `TXN-${++service.transactions}`;
-			service.creations.push({
-				account,
-				rowKey,
-				transactionId,
-				step: service.step,
-				delivered: outcome === 'accept',
-			});
-			return [200, success({ transactionId })];
+			return answer(this.req.headers as Record<string, string | undefined>, uri, body);
 		});
-		scope
-			.get(/.*/)
-			.reply((uri) => {
-				service.unexpected.push(`GET ${uri}`);
-				return [404, {}];
-			});
+		scope.get(/.*/).reply((uri) => {
+			this.unexpected.push(`GET ${uri}`);
+			return [404, {}];
+		});
 		const send = transport.sendWithCredential;
+		const decide = () => this.decide();
+		const outcomes = this.outcomes;
 		let requestCount = 0;
-		const spy = jest
-			.spyOn(transport, 'sendWithCredential')
-			.mockImplementation(async function (this: unknown, options, credentials) {
-				const id = String(++requestCount);
-				const outcome = service.decide();
-				service.outcomes.set(id, outcome);
-				const answer = await send.call(
-					this as never,
-					{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
-					credentials,
-				);
-				if (outcome === 'lost')
-					throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-				if (outcome === 'slowActed' || outcome === 'slowNotActed')
-					throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ETIMEDOUT' });
-				return answer;
-			});
+		const spy = jest.spyOn(transport, 'sendWithCredential').mockImplementation(async function (
+			this: unknown,
+			options,
+			credentials,
+		) {
+			const id = String(++requestCount);
+			const outcome = decide();
+			outcomes.set(id, outcome);
+			const answered = await send.call(
+				this as never,
+				{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
+				credentials,
+			);
+			if (outcome === 'lost')
+				throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+			if (outcome === 'slowActed' || outcome === 'slowNotActed')
+				throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ETIMEDOUT' });
+			return answered;
+		});
 		return () => {
 			spy.mockRestore();
 			scope.persist(false);

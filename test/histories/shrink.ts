@@ -19,7 +19,10 @@ export interface ShrunkFailure {
  * it fails on every one of CONFIRMING_RUNS re-runs; otherwise the original is returned.
  */
 export async function shrink(history: History, outcome: HistoryOutcome): Promise<ShrunkFailure> {
-	let current: History = { ...history, steps: history.steps.slice(0, (outcome.failedStep ?? 0) + 1) };
+	let current: History = {
+		...history,
+		steps: history.steps.slice(0, (outcome.failedStep ?? 0) + 1),
+	};
 	let currentOutcome = outcome;
 	let dropped = true;
 	while (dropped) {
@@ -46,7 +49,9 @@ export async function shrink(history: History, outcome: HistoryOutcome): Promise
 export function report({ history, outcome, confirmed }: ShrunkFailure): string {
 	return [
 		`History seed ${history.seed} broke a promise at step ${outcome.failedStep! + 1}` +
-			(confirmed ? ` (shrunk to ${history.steps.length} steps, failed on ${CONFIRMING_RUNS} of ${CONFIRMING_RUNS} re-runs)` : ' (not shrunk: a shrunk history did not fail on every re-run)'),
+			(confirmed
+				? ` (shrunk to ${history.steps.length} steps, failed on ${CONFIRMING_RUNS} of ${CONFIRMING_RUNS} re-runs)`
+				: ' (not shrunk: a shrunk history did not fail on every re-run)'),
 		`History Size: ${history.historySize ?? 'default'}`,
 		...history.steps.map((step, index) => `  ${index + 1}. ${describeStep(step)}`),
 		...outcome.broken.map((broken) => `  broken: ${broken}`),

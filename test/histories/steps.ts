@@ -6,11 +6,46 @@ import { Prng } from './prng';
  */
 export const FORMS = ['form-1', 'form-2'] as const;
 export const PEOPLE = [
-	{ name: 'Asha Rao', gender: 'Female', mobile: '+919800000001', dob: '01-02-1990', employeeId: 'E-1', email: 'asha.1@example.com' },
-	{ name: 'Asha Rao', gender: 'Female', mobile: '+919800000002', dob: '03-04-1991', employeeId: 'E-2', email: 'asha.2@example.com' },
-	{ name: 'Vikram Shah', gender: 'Male', mobile: '+919800000003', dob: '05-06-1985', employeeId: 'E-3', email: 'vikram@example.com' },
-	{ name: 'Meera Iyer', gender: 'Female', mobile: '+919800000004', dob: '07-08-1979', employeeId: 'E-4', email: 'meera@example.com' },
-	{ name: 'Kiran Das', gender: 'Male', mobile: '+919800000005', dob: '09-10-2000', employeeId: 'E-5', email: 'kiran@example.com' },
+	{
+		name: 'Asha Rao',
+		gender: 'Female',
+		mobile: '+919800000001',
+		dob: '01-02-1990',
+		employeeId: 'E-1',
+		email: 'asha.1@example.com',
+	},
+	{
+		name: 'Asha Rao',
+		gender: 'Female',
+		mobile: '+919800000002',
+		dob: '03-04-1991',
+		employeeId: 'E-2',
+		email: 'asha.2@example.com',
+	},
+	{
+		name: 'Vikram Shah',
+		gender: 'Male',
+		mobile: '+919800000003',
+		dob: '05-06-1985',
+		employeeId: 'E-3',
+		email: 'vikram@example.com',
+	},
+	{
+		name: 'Meera Iyer',
+		gender: 'Female',
+		mobile: '+919800000004',
+		dob: '07-08-1979',
+		employeeId: 'E-4',
+		email: 'meera@example.com',
+	},
+	{
+		name: 'Kiran Das',
+		gender: 'Male',
+		mobile: '+919800000005',
+		dob: '09-10-2000',
+		employeeId: 'E-5',
+		email: 'kiran@example.com',
+	},
 ] as const;
 
 export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
@@ -57,7 +92,9 @@ export function generateHistory(seed: number, length = 8): History {
 	const historySize = prng.chance(0.3) ? prng.int(2, 4) : undefined;
 	let credential: 1 | 2 = 1;
 	let duplicateKey: DuplicateKey = prng.pick(['none', 'employeeId'] as const);
-	const allRows: Row[] = FORMS.flatMap((_, form) => PEOPLE.map((__, person) => [form, person] as const));
+	const allRows: Row[] = FORMS.flatMap((_, form) =>
+		PEOPLE.map((__, person) => [form, person] as const),
+	);
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
