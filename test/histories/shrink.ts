@@ -13,9 +13,32 @@ export interface ShrunkFailure {
 	confirmed: boolean;
 }
 
+/** Every history one smaller than `history`: a step less, or a row less in one step. */
+function smaller(history: History): History[] {
+	const withoutStep = history.steps.map((_, index) => ({
+		...history,
+		steps: history.steps.filter((__, other) => other !== index),
+	}));
+	const withoutRow = history.steps.flatMap((step, index) =>
+		step.rows.length < 2
+			? []
+			: step.rows.map((_, row) => ({
+					...history,
+					steps: history.steps.map((other, otherIndex) =>
+						otherIndex === index
+							? { ...other, rows: other.rows.filter((__, otherRow) => otherRow !== row) }
+							: other,
+					),
+				})),
+	);
+	return [...withoutStep.reverse(), ...withoutRow].filter(
+		(candidate) => candidate.steps.length > 0,
+	);
+}
+
 /**
- * Shrinks a failing history: drops steps (each one, then again until no step can go) while the
- * history still fails; the steps after the failing one go first. The shrunk history is kept only if
+ * Shrinks a failing history: drops steps, then rows of a step, one at a time and again until
+ * nothing can go, while the history still fails; the steps after the failing one go first. The shrunk history is kept only if
  * it fails on every one of CONFIRMING_RUNS re-runs; otherwise the original is returned.
  */
 export async function shrink(history: History, outcome: HistoryOutcome): Promise<ShrunkFailure> {
@@ -27,14 +50,13 @@ export async function shrink(history: History, outcome: HistoryOutcome): Promise
 	let dropped = true;
 	while (dropped) {
 		dropped = false;
-		for (let index = current.steps.length - 1; index >= 0; index -= 1) {
-			const candidate = { ...current, steps: current.steps.filter((_, other) => other !== index) };
-			if (candidate.steps.length === 0) continue;
+		for (const candidate of smaller(current)) {
 			const candidateOutcome = await runHistory(candidate);
 			if (candidateOutcome.broken.length > 0) {
 				current = candidate;
 				currentOutcome = candidateOutcome;
 				dropped = true;
+				break;
 			}
 		}
 	}
