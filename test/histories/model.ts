@@ -19,6 +19,15 @@ export class ProtectionModel {
 
 	constructor(private readonly history: Pick<History, 'historySize'>) {}
 
+	/**
+	 * Whether History Size lets a row recorded during a step be dropped during it: `rows` holds
+	 * more distinct rows than History Size (the others recorded after it push it out).
+	 */
+	mayForgetWithin(rows: string[]): boolean {
+		const size = this.history.historySize;
+		return size !== undefined && new Set(rows).size > size;
+	}
+
 	static identity(step: Step, [form, person]: Row): string {
 		return `cred-${step.credential}|key=${step.duplicateKey}|${form}|${person}`;
 	}
@@ -34,9 +43,12 @@ export class ProtectionModel {
 		return size === undefined || index >= this.recorded.length + newRows - size;
 	}
 
-	/** The rows of `identities` the record does not hold yet (each may be recorded by the step). */
+	/**
+	 * The rows of `identities` the record is not promised to hold (new, or older than History Size):
+	 * each may be sent and recorded anew by the step, pushing the oldest out.
+	 */
 	newRows(identities: string[]): number {
-		return new Set(identities.filter((identity) => !this.recorded.includes(identity))).size;
+		return new Set(identities.filter((identity) => !this.protects(identity))).size;
 	}
 
 	/**

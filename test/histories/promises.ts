@@ -9,6 +9,8 @@ import { acts, describeRow, isOneOff } from './steps';
 /** What one step did, as the promises read it. */
 export interface StepObservation {
 	step: Step;
+	/** The rows of the execution started at the same time, if any (its requests are among these). */
+	otherRows: Row[];
 	/** The model before the step ran. */
 	model: ProtectionModel;
 	result: NodeRunResult;
@@ -35,20 +37,25 @@ export function brokenPromises(observation: StepObservation): string[] {
 	// a documented exception allows it (Off, Send These Rows Again, History Size, another credential
 	// or Duplicate Key: the last three are in the model's identity and History Size).
 	if (!ProtectionModel.maySendAgain(step)) {
-		const newRows = model.newRows(step.rows.map((row) => ProtectionModel.identity(step, row)));
+		const newRows = model.newRows(
+			[...step.rows, ...observation.otherRows].map((row) => ProtectionModel.identity(step, row)),
+		);
 		for (const creation of creations) {
 			const identity = ProtectionModel.identity(step, creation.row);
 			if (model.protects(identity, newRows))
 				broken.push(
-					`created again: ${describeRow(creation.row)} (${creation.transactionId}) was in the record before this step`,
+					`sent again and created: ${describeRow(creation.row)} (${creation.transactionId}) was in the record (accepted or in doubt) before this step`,
 				);
 		}
 	}
 	// Within one execution, Retry On Fail's tries included, a row is created at most once per item
-	// of the input (and once under Skip Rows Sent Before, which names the second item).
-	for (const creation of creations) {
+	// of the input (and once under Skip Rows Sent Before, which names the second item), also with
+	// another execution of the same rows at the same time.
+	const stepRows = [...step.rows, ...observation.otherRows];
+	const forgetsWithin = model.mayForgetWithin(stepRows.map(describeRow));
+	for (const creation of forgetsWithin ? [] : creations) {
 		const times = creations.filter((other) => sameRow(other.row, creation.row)).length;
-		const items = step.rows.filter((row) => sameRow(row, creation.row)).length;
+		const items = stepRows.filter((row) => sameRow(row, creation.row)).length;
 		const allowed = step.protection === 'skipSent' ? 1 : items;
 		if (times > allowed && creation === creations.find((c) => sameRow(c.row, creation.row)))
 			broken.push(
@@ -81,9 +88,13 @@ export function brokenPromises(observation: StepObservation): string[] {
 			return;
 		}
 		if (json.alreadySent === true) {
+			// Accepted before, or during this step for the execution running at the same time.
 			const known = new Set([
 				...(model.accepted.get(identity) ?? []),
 				...(model.recordedByPerson.get(identity) ?? []),
+				...creations
+					.filter((creation) => sameRow(creation.row, row) && creation.delivered)
+					.map((creation) => creation.transactionId),
 			]);
 			if (known.size === 0)
 				broken.push(`output as sent before: ${describeRow(row)}, never accepted nor recorded`);

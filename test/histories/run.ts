@@ -8,7 +8,7 @@ import { Prng } from './prng';
 import { brokenPromises } from './promises';
 import { SimulatedService } from './service';
 import type { History, Row, Step } from './steps';
-import { FORMS, PEOPLE } from './steps';
+import { executionsOf, FORMS, PEOPLE } from './steps';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
@@ -82,49 +82,61 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				([form, person], item) =>
 					service.transactionOf(account, `${FORMS[form]}|p${person}`) ?? `TXN-OUT-${index}-${item}`,
 			);
-			const items = step.rows.map(([form, person], item) => ({
-				formId: FORMS[form],
-				...PEOPLE[person],
-				// The column a person fills in to record rows as sent.
-				...(step.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
-			}));
+			const itemsOf = (execution: Step) =>
+				execution.rows.map(([form, person], item) => ({
+					formId: FORMS[form],
+					...PEOPLE[person],
+					// The column a person fills in to record rows as sent.
+					...(execution.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
+				}));
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const requestsBefore = service.requests.length;
 			const creationsBefore = service.creations.length;
-			const production = step.executionMode !== 'manual';
-			const result = await runActionNode({
-				items,
-				parameters: parametersOf(step, history.historySize),
-				deduplicationStore: store,
-				mode: step.executionMode,
-				continueOnFail: ON_ERROR[step.onError],
-				...(step.tries > 1 ? { retryOnFail: { maxTries: step.tries, waitBetweenTries: 1 } } : {}),
-				typeVersion: 2,
-				nodeId,
-				credentialId: `cred-${step.credential}`,
-				credentials: CREDENTIALS[step.credential],
-				// n8n saves the static data after production executions only.
-				staticData: production
-					? staticData
-					: (JSON.parse(JSON.stringify(staticData)) as IDataObject),
-			});
+			const executions = executionsOf(step);
+			const results = await Promise.all(
+				executions.map(
+					async (execution) =>
+						await runActionNode({
+							items: itemsOf(execution),
+							parameters: parametersOf(execution, history.historySize),
+							deduplicationStore: store,
+							mode: execution.executionMode,
+							continueOnFail: ON_ERROR[execution.onError],
+							...(execution.tries > 1
+								? { retryOnFail: { maxTries: execution.tries, waitBetweenTries: 1 } }
+								: {}),
+							typeVersion: 2,
+							nodeId,
+							credentialId: `cred-${execution.credential}`,
+							credentials: CREDENTIALS[execution.credential],
+							// n8n saves the static data after production executions only.
+							staticData:
+								execution.executionMode !== 'manual'
+									? staticData
+									: (JSON.parse(JSON.stringify(staticData)) as IDataObject),
+						}),
+				),
+			);
 			const withRow = <T extends { rowKey: string }>(entry: T) => ({
 				...entry,
 				row: rowOf(entry.rowKey),
 			});
 			const requests = service.requests.slice(requestsBefore).map(withRow);
 			const creations = service.creations.slice(creationsBefore).map(withRow);
-			const broken = brokenPromises({
-				step,
-				model,
-				result,
-				requests,
-				creations,
-				personIds,
-				recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
-			});
+			const broken = executions.flatMap((execution, which) =>
+				brokenPromises({
+					step: execution,
+					otherRows: executions.filter((other) => other !== execution).flatMap(({ rows }) => rows),
+					model,
+					result: results[which],
+					requests,
+					creations,
+					personIds,
+					recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
+				}),
+			);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
-			if (broken.length > 0) return { failedStep: index, broken };
+			if (broken.length > 0) return { failedStep: index, broken: [...new Set(broken)] };
 			model.afterStep(
 				step,
 				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),

@@ -31,7 +31,19 @@ function smaller(history: History): History[] {
 					),
 				})),
 	);
-	return [...withoutStep.reverse(), ...withoutRow].filter(
+	const alone = history.steps.flatMap((step, index) =>
+		step.alongside
+			? [
+					{
+						...history,
+						steps: history.steps.map((other, otherIndex) =>
+							otherIndex === index ? { ...other, alongside: undefined } : other,
+						),
+					},
+				]
+			: [],
+	);
+	return [...withoutStep.reverse(), ...alone, ...withoutRow].filter(
 		(candidate) => candidate.steps.length > 0,
 	);
 }

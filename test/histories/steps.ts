@@ -72,6 +72,19 @@ export interface Step {
 	duplicateKey: DuplicateKey;
 	/** The seed of the service's answers to this step's requests. */
 	serviceSeed: number;
+	/**
+	 * A second execution of the same node started at the same time (one process, the same store),
+	 * with the step's credential, Duplicate Key and Skip Rows Sent Before.
+	 */
+	alongside?: Alongside;
+}
+
+export type Alongside = Pick<Step, 'rows' | 'executionMode' | 'onError' | 'tries' | 'concurrency'>;
+
+/** The executions a step starts: itself, and the one alongside it. */
+export function executionsOf(step: Step): Step[] {
+	if (!step.alongside) return [step];
+	return [step, { ...step, ...step.alongside, alongside: undefined }];
 }
 
 export interface History {
@@ -110,23 +123,29 @@ export function generateHistory(seed: number, length = 8): History {
 		// A person resolves a few rows; a production execution runs a sheet's subset.
 		const rows = prng.subsetInRandomOrder(allRows).slice(0, oneOff ? prng.int(1, 3) : 8);
 		if (prng.chance(0.1)) rows.push(prng.pick(rows));
-		steps.push({
-			rows,
+		const execution = (manualShare: number) => ({
 			executionMode: prng.weighted<ExecutionMode>({
-				manual: oneOff ? 70 : 30,
+				manual: manualShare,
 				webhook: 25,
 				trigger: 25,
 				retry: 10,
 			}),
-			protection,
-			actInAnyExecution: oneOff && prng.chance(0.15),
 			onError: prng.pick(['stop', 'continue', 'errorOutput'] as const),
 			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
 			concurrency: prng.int(1, 3),
+		});
+		const step: Step = {
+			rows,
+			...execution(oneOff ? 70 : 30),
+			protection,
+			actInAnyExecution: oneOff && prng.chance(0.15),
 			credential,
 			duplicateKey,
 			serviceSeed: prng.int(0, 2 ** 31),
-		});
+		};
+		if (protection === 'skipSent' && prng.chance(0.2))
+			step.alongside = { rows: prng.subsetInRandomOrder(allRows).slice(0, 8), ...execution(30) };
+		steps.push(step);
 	}
 	return { seed, historySize, steps };
 }
@@ -135,8 +154,15 @@ export function describeRow([form, person]: Row): string {
 	return `${FORMS[form]}/p${person}`;
 }
 
-/** One line a person can read (and a test can rebuild the step from: printed with its JSON). */
+/** One line a person can read (the history's JSON is printed with it to replay it). */
 export function describeStep(step: Step): string {
+	const [first, second] = executionsOf(step);
+	return second
+		? `${describeExecution(first)} AT ONCE WITH ${describeExecution(second)}`
+		: describeExecution(first);
+}
+
+function describeExecution(step: Step): string {
 	const tool = step.actInAnyExecution ? `${step.protection}+anyExecution` : step.protection;
 	return [
 		`${step.executionMode}`,
