@@ -72,6 +72,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** The ID of the n8n credential the node uses ('cred-1' when not given). */
 	credentialId?: string;
+	/** Given the execution's stop (a person pressing Stop: n8n cancels it and aborts its requests). */
+	onStarted?: (stop: () => void) => void;
 }
 
 export interface NodeRunResult {
@@ -155,7 +157,9 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		executionId,
 	} as never);
 	const execution = new WorkflowExecute(additionalData, mode);
-	const run = await execution.run({ workflow, startNode: workflow.getNode('Items')! });
+	const running = execution.run({ workflow, startNode: workflow.getNode('Items')! });
+	options.onStarted?.(() => running.cancel());
+	const run = await running;
 
 	const task = run.data.resultData.runData[NODE_NAME]?.[0];
 	if (!task) {

@@ -104,6 +104,10 @@ export class ProtectionModel {
 				}
 				return;
 			default:
+				// Send These Rows Again: a person chose to send its rows again, so a row it did not send
+				// (its run stopped first) is released for a later run to send.
+				if (step.protection === 'sendAgain')
+					for (const row of step.rows) this.release(ProtectionModel.identity(step, row));
 				for (const { row, refused } of sent) {
 					const identity = ProtectionModel.identity(step, row);
 					if (refused) this.release(identity);

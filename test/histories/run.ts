@@ -1,4 +1,5 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
@@ -8,7 +9,7 @@ import { Prng } from './prng';
 import { brokenPromises } from './promises';
 import { SimulatedService } from './service';
 import type { History, Row, Step } from './steps';
-import { executionsOf, FORMS, PEOPLE } from './steps';
+import { describeRow, executionsOf, FORMS, PEOPLE } from './steps';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
@@ -59,6 +60,23 @@ function rowOf(rowKey: string): Row {
 
 let nodes = 0;
 
+const SETTLE_DEADLINE_MS = 30_000;
+
+/**
+ * n8n ends a stopped execution at once, while the node's requests in flight go on: a step ends once
+ * the service has answered them all, so that none is counted in the next step.
+ */
+async function untilNoRequestInFlight(service: SimulatedService): Promise<void> {
+	const deadline = Date.now() + SETTLE_DEADLINE_MS;
+	while (service.inFlight > 0) {
+		if (Date.now() > deadline)
+			throw new Error(
+				`a stopped execution's requests were still in flight after ${SETTLE_DEADLINE_MS} ms`,
+			);
+		await sleep(5);
+	}
+}
+
 /**
  * Runs a history through the harness (n8n-core's WorkflowExecute, the harness's deduplication store
  * shared by its executions), checking every promise after every step. Each run is a node of its
@@ -90,12 +108,11 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					...(execution.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
 				}));
 			const before = JSON.stringify(store.valuesOf(nodeRow));
-			const requestsBefore = service.requests.length;
-			const creationsBefore = service.creations.length;
 			const executions = executionsOf(step);
+			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
 			const results = await Promise.all(
 				executions.map(
-					async (execution) =>
+					async (execution, which) =>
 						await runActionNode({
 							items: itemsOf(execution),
 							parameters: parametersOf(execution, history.historySize),
@@ -105,8 +122,12 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 							...(execution.tries > 1
 								? { retryOnFail: { maxTries: execution.tries, waitBetweenTries: 1 } }
 								: {}),
+							executionId: executionIds[which],
 							typeVersion: 2,
 							nodeId,
+							...(executions.length === 1
+								? { onStarted: (stop: () => void) => (service.stopExecution = stop) }
+								: {}),
 							credentialId: `cred-${execution.credential}`,
 							credentials: CREDENTIALS[execution.credential],
 							// n8n saves the static data after production executions only.
@@ -117,12 +138,19 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 						}),
 				),
 			);
+			service.stopExecution = undefined;
+			await untilNoRequestInFlight(service);
 			const withRow = <T extends { rowKey: string }>(entry: T) => ({
 				...entry,
 				row: rowOf(entry.rowKey),
 			});
-			const requests = service.requests.slice(requestsBefore).map(withRow);
-			const creations = service.creations.slice(creationsBefore).map(withRow);
+			// Each request is its execution's step's: a request that left before a stop may reach
+			// the service after n8n ended the execution (the client aborted, the service still acts);
+			// the model never counts it, so it can only make the model expect less.
+			const ofThisStep = ({ executionId }: { executionId: string }) =>
+				executionIds.includes(executionId);
+			const requests = service.requests.filter(ofThisStep).map(withRow);
+			const creations = service.creations.filter(ofThisStep).map(withRow);
 			const broken = executions.flatMap((execution, which) =>
 				brokenPromises({
 					step: execution,
@@ -136,7 +164,13 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				}),
 			);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
-			if (broken.length > 0) return { failedStep: index, broken: [...new Set(broken)] };
+			if (service.sentAfterStop.length > 0)
+				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
+			if (broken.length > 0) {
+				const answers = requests.map(({ row, outcome }) => `${describeRow(row)} ${outcome}`);
+				broken.push(`(the service's answers in this step: ${answers.join(', ')})`);
+				return { failedStep: index, broken: [...new Set(broken)] };
+			}
 			model.afterStep(
 				step,
 				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),

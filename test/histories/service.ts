@@ -11,7 +11,8 @@ import type { Prng } from './prng';
  * - refuse: answers `code: -1` (a clear refusal), creates nothing;
  * - lost: creates the candidate, then the connection resets before the answer reaches n8n;
  * - fail5xx: answers 502 before acting;
- * - slowActed / slowNotActed: n8n's request times out, after or before the service acted.
+ * - slowActed / slowNotActed: n8n's request times out, after or before the service acted;
+ * - stopped: a person stops the execution while the service acts (its request is cancelled).
  */
 export const OUTCOMES = [
 	'accept',
@@ -20,6 +21,7 @@ export const OUTCOMES = [
 	'fail5xx',
 	'slowActed',
 	'slowNotActed',
+	'stopped',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -30,6 +32,7 @@ const OUTCOME_WEIGHTS: Record<Outcome, number> = {
 	fail5xx: 2,
 	slowActed: 1,
 	slowNotActed: 1,
+	stopped: 1,
 };
 
 /** The header the harness adds to each request so that the service reads its decided outcome. */
@@ -37,6 +40,8 @@ const REQUEST_HEADER = 'x-history-request';
 const CREATE_PATH = /^\/verification\/api\/1\.0\/ekyc-forms\/([^/]+)\/diy-candidate$/;
 
 export interface Creation {
+	/** The n8n execution whose request created it. */
+	executionId: string;
 	/** The account (the credential's API key). */
 	account: string;
 	/** What the service sees as one person on one form: the form and every field sent. */
@@ -48,6 +53,8 @@ export interface Creation {
 }
 
 export interface ServiceRequest {
+	/** The n8n execution that sent it. */
+	executionId: string;
 	account: string;
 	rowKey: string;
 	outcome: Outcome;
@@ -80,8 +87,22 @@ export class SimulatedService {
 		this.prng = prng;
 	}
 
+	/** Requests sent and not answered yet. */
+	inFlight = 0;
+
+	/** The executions a person stopped, and the requests they sent after that (none is expected). */
+	readonly stopped = new Set<string>();
+
+	readonly sentAfterStop: string[] = [];
+
+	private readonly executionOf = new Map<string, string>();
+
+	/** Stops the execution running now; undefined while two run at once (it stops neither). */
+	stopExecution: (() => void) | undefined;
+
 	private decide(): Outcome {
-		return this.prng ? this.prng.weighted(OUTCOME_WEIGHTS) : 'accept';
+		const outcome = this.prng ? this.prng.weighted(OUTCOME_WEIGHTS) : 'accept';
+		return outcome === 'stopped' && !this.stopExecution ? 'accept' : outcome;
 	}
 
 	/** The transaction ID the account has for a row, if the service created it. */
@@ -101,13 +122,15 @@ export class SimulatedService {
 		const account = String(headers['x-api-key']);
 		const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
 		const rowKey = this.rowOf(formId, body);
-		this.requests.push({ account, rowKey, outcome, step: this.step });
+		const executionId = this.executionOf.get(String(headers[REQUEST_HEADER])) ?? '?';
+		this.requests.push({ executionId, account, rowKey, outcome, step: this.step });
 		if (outcome === 'refuse') return [200, { code: -1, message: '"name" is invalid' }];
 		if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
 		// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
 		if (outcome === 'slowNotActed') return [200, {}];
 		const transactionId = `TXN-${++this.transactions}`;
 		this.creations.push({
+			executionId,
 			account,
 			rowKey,
 			transactionId,
@@ -130,6 +153,9 @@ export class SimulatedService {
 		});
 		const send = transport.sendWithCredential;
 		const decide = () => this.decide();
+		const stop = () => this.stopExecution?.();
+		const { stopped, sentAfterStop, executionOf } = this;
+		const flight = (change: number) => (this.inFlight += change);
 		const outcomes = this.outcomes;
 		let requestCount = 0;
 		const spy = jest.spyOn(transport, 'sendWithCredential').mockImplementation(async function (
@@ -140,11 +166,22 @@ export class SimulatedService {
 			const id = String(++requestCount);
 			const outcome = decide();
 			outcomes.set(id, outcome);
-			const answered = await send.call(
-				this as never,
-				{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
-				credentials,
-			);
+			const executionId = (this as { getExecutionId(): string }).getExecutionId();
+			executionOf.set(id, executionId);
+			if (stopped.has(executionId)) sentAfterStop.push(`${executionId}: ${String(options.url)}`);
+			flight(1);
+			const answered = await send
+				.call(
+					this as never,
+					{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
+					credentials,
+				)
+				.finally(() => flight(-1));
+			if (outcome === 'stopped') {
+				stopped.add(executionId);
+				stop();
+				throw Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', name: 'CanceledError' });
+			}
 			if (outcome === 'lost')
 				throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 			if (outcome === 'slowActed' || outcome === 'slowNotActed')
