@@ -59,7 +59,7 @@ export function brokenPromises(observation: StepObservation): string[] {
 		const allowed = step.protection === 'skipSent' ? 1 : items;
 		if (times > allowed && creation === creations.find((c) => sameRow(c.row, creation.row)))
 			broken.push(
-				`created ${times} times in one execution: ${describeRow(creation.row)} (${items} item(s))`,
+				`created ${times} times in one step (its executions, all their tries): ${describeRow(creation.row)} (${items} item(s))`,
 			);
 	}
 

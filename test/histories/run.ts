@@ -168,7 +168,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
 			if (broken.length > 0) {
 				const answers = requests.map(({ row, outcome }) => `${describeRow(row)} ${outcome}`);
-				broken.push(`(the service's answers in this step: ${answers.join(', ')})`);
+				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
 			model.afterStep(

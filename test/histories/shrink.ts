@@ -43,13 +43,32 @@ function smaller(history: History): History[] {
 				]
 			: [],
 	);
-	return [...withoutStep.reverse(), ...alone, ...withoutRow].filter(
+	const withoutRowAlongside = history.steps.flatMap((step, index) =>
+		!step.alongside || step.alongside.rows.length < 2
+			? []
+			: step.alongside.rows.map((_, row) => ({
+					...history,
+					steps: history.steps.map((other, otherIndex) =>
+						otherIndex === index && other.alongside
+							? {
+									...other,
+									alongside: {
+										...other.alongside,
+										rows: other.alongside.rows.filter((__, otherRow) => otherRow !== row),
+									},
+								}
+							: other,
+					),
+				})),
+	);
+	return [...withoutStep.reverse(), ...alone, ...withoutRow, ...withoutRowAlongside].filter(
 		(candidate) => candidate.steps.length > 0,
 	);
 }
 
 /**
- * Shrinks a failing history: drops steps, then rows of a step, one at a time and again until
+ * Shrinks a failing history: drops steps, a step's second execution, then rows of a step (of
+ * either execution), one at a time and again until
  * nothing can go, while the history still fails; the steps after the failing one go first. The shrunk history is kept only if
  * it fails on every one of CONFIRMING_RUNS re-runs; otherwise the original is returned.
  */
