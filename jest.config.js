@@ -1,4 +1,4 @@
-// Four suites (jest projects), each with its own npm script; `npx jest` alone runs all four, and `npm test`
+// Five suites (jest projects), each with its own npm script; `npx jest` alone runs all five, and `npm test`
 // (test/run-all.sh) runs and counts each (`--selectProjects NAME`):
 // - unit (`npm run test:unit`): the nodes and the trigger through n8n-core's WorkflowExecute, nock for the
 //   service; test/unit/ and test/trigger/. The quick loop while changing the nodes.
@@ -7,6 +7,8 @@
 // - integration (`npm run test:integration`): the service sandbox (its own tests start its CLI) and the
 //   nodes against it.
 // - perf (`npm run test:perf`): the per-item cost guard, 1000 items through the node and a baseline.
+// - histories (`npm run test:histories`): duplicate protection's promises over seeded random histories
+//   (test/histories/), at least 100 and as many as fit in 60 s.
 const shared = {
 	testEnvironment: 'node',
 	transform: {
@@ -26,6 +28,7 @@ const projects = [
 	{ ...shared, displayName: 'scripts', testMatch: tests('scripts') },
 	{ ...shared, displayName: 'integration', testMatch: tests('integration', 'sandbox') },
 	{ ...shared, displayName: 'perf', testMatch: tests('perf') },
+	{ ...shared, displayName: 'histories', testMatch: tests('histories') },
 ];
 
 // CV_JEST_SUITE=unit (the npm scripts): that suite only. Unlike `--selectProjects unit`, which takes every

@@ -40,13 +40,14 @@ suite package-checks node scripts/check-package.js
 suite docs node scripts/check-docs.js
 suite docs-checker-self-test node scripts/check-docs.js --self-test
 check type-check-tests npx --no-install tsc -p tsconfig.test.json
-# jest's four suites (jest.config.js's projects), each run and counted on its own: the nodes' unit tests,
+# jest's five suites (jest.config.js's projects), each run and counted on its own: the nodes' unit tests,
 # the scripts' tests (the README's install commands from the tarball built above), the sandbox and the
-# nodes against it, the per-item cost guard.
+# nodes against it, the per-item cost guard, duplicate protection over random histories.
 jest_suite unit-tests --selectProjects unit
 jest_suite script-tests --selectProjects scripts
 jest_suite integration-tests --selectProjects integration
 jest_suite perf-tests --selectProjects perf
+jest_suite history-tests --selectProjects histories
 
 if [ "${SKIP_E2E:-0}" = 1 ]; then
 	echo "== e2e skipped (SKIP_E2E=1)"

@@ -47,8 +47,11 @@ export interface RunOptions {
 	timezone?: string;
 	/** The execution's ID (runs with the same ID are tries of one execution). */
 	executionId?: string;
-	/** Settings → Retry On Fail: n8n runs the node again after it failed, up to `maxTries` times. */
-	retryOnFail?: { maxTries: number };
+	/**
+	 * Settings → Retry On Fail: n8n runs the node again after it failed, up to `maxTries` times,
+	 * `waitBetweenTries` ms apart (n8n reads 0, the default here, as 1000 ms).
+	 */
+	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 	/** Another node type of the harness in place of Candidate Verification (e.g. the perf guard's baseline). */
 	nodeType?: string;
 	/**
@@ -69,6 +72,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** The ID of the n8n credential the node uses ('cred-1' when not given). */
 	credentialId?: string;
+	/** Given the execution's stop (a person pressing Stop: n8n cancels it and aborts its requests). */
+	onStarted?: (stop: () => void) => void;
 }
 
 export interface NodeRunResult {
@@ -114,7 +119,11 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 			onError: ON_ERROR[String(options.continueOnFail ?? false) as keyof typeof ON_ERROR],
 			...(options.executeOnce ? { executeOnce: true } : {}),
 			...(options.retryOnFail
-				? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: 0 }
+				? {
+						retryOnFail: true,
+						maxTries: options.retryOnFail.maxTries,
+						waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0,
+					}
 				: {}),
 		},
 	];
@@ -148,7 +157,9 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 		executionId,
 	} as never);
 	const execution = new WorkflowExecute(additionalData, mode);
-	const run = await execution.run({ workflow, startNode: workflow.getNode('Items')! });
+	const running = execution.run({ workflow, startNode: workflow.getNode('Items')! });
+	options.onStarted?.(() => running.cancel());
+	const run = await running;
 
 	const task = run.data.resultData.runData[NODE_NAME]?.[0];
 	if (!task) {

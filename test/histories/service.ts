@@ -1,0 +1,197 @@
+import nock from 'nock';
+
+import * as transport from '../../nodes/shared/transport';
+import { TEST_BASE_URL } from '../harness/credentials-helper';
+import { success } from '../harness/service-mock';
+import type { Prng } from './prng';
+
+/**
+ * What the simulated service does with one request:
+ * - accept: creates the candidate and answers with its transaction ID;
+ * - refuse: answers `code: -1` (a clear refusal), creates nothing;
+ * - lost: creates the candidate, then the connection resets before the answer reaches n8n;
+ * - fail5xx: answers 502 before acting;
+ * - slowActed / slowNotActed: n8n's request times out, after or before the service acted;
+ * - stopped: a person stops the execution while the service acts (its request is cancelled).
+ */
+export const OUTCOMES = [
+	'accept',
+	'refuse',
+	'lost',
+	'fail5xx',
+	'slowActed',
+	'slowNotActed',
+	'stopped',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+const OUTCOME_WEIGHTS: Record<Outcome, number> = {
+	accept: 12,
+	refuse: 2,
+	lost: 2,
+	fail5xx: 2,
+	slowActed: 1,
+	slowNotActed: 1,
+	stopped: 1,
+};
+
+/** The header the harness adds to each request so that the service reads its decided outcome. */
+const REQUEST_HEADER = 'x-history-request';
+const CREATE_PATH = /^\/verification\/api\/1\.0\/ekyc-forms\/([^/]+)\/diy-candidate$/;
+
+export interface Creation {
+	/** The n8n execution whose request created it. */
+	executionId: string;
+	/** The account (the credential's API key). */
+	account: string;
+	/** What the service sees as one person on one form: the form and every field sent. */
+	rowKey: string;
+	transactionId: string;
+	step: number;
+	/** Whether the answer with the transaction ID reached n8n. */
+	delivered: boolean;
+}
+
+export interface ServiceRequest {
+	/** The n8n execution that sent it. */
+	executionId: string;
+	account: string;
+	rowKey: string;
+	outcome: Outcome;
+	step: number;
+}
+
+/** The service's own truth: every candidate created, and every request it received. */
+export class SimulatedService {
+	readonly creations: Creation[] = [];
+
+	readonly requests: ServiceRequest[] = [];
+
+	/** Requests to anything but Profile → Create (none is expected). */
+	readonly unexpected: string[] = [];
+
+	private readonly outcomes = new Map<string, Outcome>();
+
+	private step = 0;
+
+	private prng: Prng | undefined;
+
+	private transactions = 0;
+
+	/** `rowOf` names the row a request is for (its form and the person it carries). */
+	constructor(private readonly rowOf: (formId: string, body: unknown) => string) {}
+
+	/** The service's behaviour during step `step` comes from `prng`. */
+	beginStep(step: number, prng: Prng): void {
+		this.step = step;
+		this.prng = prng;
+	}
+
+	/** Requests sent and not answered yet. */
+	inFlight = 0;
+
+	/** The executions a person stopped, and the requests they sent after that (none is expected). */
+	readonly stopped = new Set<string>();
+
+	readonly sentAfterStop: string[] = [];
+
+	private readonly executionOf = new Map<string, string>();
+
+	/** Stops the execution running now; undefined while two run at once (it stops neither). */
+	stopExecution: (() => void) | undefined;
+
+	private decide(): Outcome {
+		const outcome = this.prng ? this.prng.weighted(OUTCOME_WEIGHTS) : 'accept';
+		return outcome === 'stopped' && !this.stopExecution ? 'accept' : outcome;
+	}
+
+	/** The transaction ID the account has for a row, if the service created it. */
+	transactionOf(account: string, rowKey: string): string | undefined {
+		return this.creations.find(
+			(creation) => creation.account === account && creation.rowKey === rowKey,
+		)?.transactionId;
+	}
+
+	/** What the service does with a request to create a candidate: its truth, then its answer. */
+	private answer(
+		headers: Record<string, string | undefined>,
+		uri: string,
+		body: unknown,
+	): [number, object] {
+		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
+		const account = String(headers['x-api-key']);
+		const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
+		const rowKey = this.rowOf(formId, body);
+		const executionId = this.executionOf.get(String(headers[REQUEST_HEADER])) ?? '?';
+		this.requests.push({ executionId, account, rowKey, outcome, step: this.step });
+		if (outcome === 'refuse') return [200, { code: -1, message: '"name" is invalid' }];
+		if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
+		// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
+		if (outcome === 'slowNotActed') return [200, {}];
+		const transactionId = `TXN-${++this.transactions}`;
+		this.creations.push({
+			executionId,
+			account,
+			rowKey,
+			transactionId,
+			step: this.step,
+			delivered: outcome === 'accept',
+		});
+		return [200, success({ transactionId })];
+	}
+
+	/** Installs the service (nock) and the per-request outcome (a spy on the transport); returns the undo. */
+	install(): () => void {
+		const scope = nock(TEST_BASE_URL).persist();
+		const answer = this.answer.bind(this);
+		scope.post(CREATE_PATH).reply(function (uri, body) {
+			return answer(this.req.headers as Record<string, string | undefined>, uri, body);
+		});
+		scope.get(/.*/).reply((uri) => {
+			this.unexpected.push(`GET ${uri}`);
+			return [404, {}];
+		});
+		const send = transport.sendWithCredential;
+		const decide = () => this.decide();
+		const stop = () => this.stopExecution?.();
+		const { stopped, sentAfterStop, executionOf } = this;
+		const flight = (change: number) => (this.inFlight += change);
+		const outcomes = this.outcomes;
+		let requestCount = 0;
+		const spy = jest.spyOn(transport, 'sendWithCredential').mockImplementation(async function (
+			this: unknown,
+			options,
+			credentials,
+		) {
+			const id = String(++requestCount);
+			const outcome = decide();
+			outcomes.set(id, outcome);
+			const executionId = (this as { getExecutionId(): string }).getExecutionId();
+			executionOf.set(id, executionId);
+			if (stopped.has(executionId)) sentAfterStop.push(`${executionId}: ${String(options.url)}`);
+			flight(1);
+			const answered = await send
+				.call(
+					this as never,
+					{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
+					credentials,
+				)
+				.finally(() => flight(-1));
+			if (outcome === 'stopped') {
+				stopped.add(executionId);
+				stop();
+				throw Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', name: 'CanceledError' });
+			}
+			if (outcome === 'lost')
+				throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+			if (outcome === 'slowActed' || outcome === 'slowNotActed')
+				throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ETIMEDOUT' });
+			return answered;
+		});
+		return () => {
+			spy.mockRestore();
+			scope.persist(false);
+			nock.cleanAll();
+		};
+	}
+}

@@ -1,0 +1,178 @@
+import { Prng } from './prng';
+
+/**
+ * The universe of a history: 2 forms, 5 people (two with the same name and gender, told apart by
+ * their mobile and date of birth only), each with an employee ID and an email a Duplicate Key can map.
+ */
+export const FORMS = ['form-1', 'form-2'] as const;
+export const PEOPLE = [
+	{
+		name: 'Asha Rao',
+		gender: 'Female',
+		mobile: '+919800000001',
+		dob: '01-02-1990',
+		employeeId: 'E-1',
+		email: 'asha.1@example.com',
+	},
+	{
+		name: 'Asha Rao',
+		gender: 'Female',
+		mobile: '+919800000002',
+		dob: '03-04-1991',
+		employeeId: 'E-2',
+		email: 'asha.2@example.com',
+	},
+	{
+		name: 'Vikram Shah',
+		gender: 'Male',
+		mobile: '+919800000003',
+		dob: '05-06-1985',
+		employeeId: 'E-3',
+		email: 'vikram@example.com',
+	},
+	{
+		name: 'Meera Iyer',
+		gender: 'Female',
+		mobile: '+919800000004',
+		dob: '07-08-1979',
+		employeeId: 'E-4',
+		email: 'meera@example.com',
+	},
+	{
+		name: 'Kiran Das',
+		gender: 'Male',
+		mobile: '+919800000005',
+		dob: '09-10-2000',
+		employeeId: 'E-5',
+		email: 'kiran@example.com',
+	},
+] as const;
+
+export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
+export const ONE_OFF: readonly Protection[] = ['sendAgain', 'recordAsSent', 'forgetAll'];
+export type ExecutionMode = 'manual' | 'webhook' | 'trigger' | 'retry';
+export type OnError = 'stop' | 'continue' | 'errorOutput';
+export type DuplicateKey = 'none' | 'employeeId' | 'email';
+
+/** A row: a person on a form (indexes into FORMS and PEOPLE). */
+export type Row = readonly [form: number, person: number];
+
+/** One execution of the node (Profile → Create, version 2), with everything it runs with. */
+export interface Step {
+	rows: Row[];
+	executionMode: ExecutionMode;
+	protection: Protection;
+	actInAnyExecution: boolean;
+	onError: OnError;
+	/** n8n's Retry On Fail: tries in all (1: off). */
+	tries: number;
+	concurrency: number;
+	/** The n8n credential: 1 or 2 (another account). */
+	credential: 1 | 2;
+	duplicateKey: DuplicateKey;
+	/** The seed of the service's answers to this step's requests. */
+	serviceSeed: number;
+	/**
+	 * A second execution of the same node started at the same time (one process, the same store),
+	 * with the step's credential, Duplicate Key and Skip Rows Sent Before.
+	 */
+	alongside?: Alongside;
+}
+
+export type Alongside = Pick<Step, 'rows' | 'executionMode' | 'onError' | 'tries' | 'concurrency'>;
+
+/** The executions a step starts: itself, and the one alongside it. */
+export function executionsOf(step: Step): Step[] {
+	if (!step.alongside) return [step];
+	return [step, { ...step, ...step.alongside, alongside: undefined }];
+}
+
+export interface History {
+	seed: number;
+	/** Duplicate Protection Options → History Size (Rows); undefined: the default (100,000). */
+	historySize?: number;
+	steps: Step[];
+}
+
+export const isOneOff = (step: Step) => ONE_OFF.includes(step.protection);
+/** Whether the step's one-off tool (or protection) acts: in the editor, or with Act in Any Execution. */
+export const acts = (step: Step) =>
+	!isOneOff(step) || step.executionMode === 'manual' || step.actInAnyExecution;
+
+/** A history of `length` steps from `seed`. Credential and Duplicate Key stay until a step changes them. */
+export function generateHistory(seed: number, length = 8): History {
+	const prng = new Prng(seed);
+	const historySize = prng.chance(0.3) ? prng.int(2, 4) : undefined;
+	let credential: 1 | 2 = 1;
+	let duplicateKey: DuplicateKey = prng.pick(['none', 'employeeId'] as const);
+	const allRows: Row[] = FORMS.flatMap((_, form) =>
+		PEOPLE.map((__, person) => [form, person] as const),
+	);
+	const steps: Step[] = [];
+	for (let index = 0; index < length; index += 1) {
+		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
+		if (prng.chance(0.06)) duplicateKey = prng.pick(['none', 'employeeId', 'email'] as const);
+		const protection = prng.weighted<Protection>({
+			skipSent: 70,
+			off: 5,
+			sendAgain: 9,
+			recordAsSent: 10,
+			forgetAll: 6,
+		});
+		const oneOff = ONE_OFF.includes(protection);
+		// A person resolves a few rows; a production execution runs a sheet's subset.
+		const rows = prng.subsetInRandomOrder(allRows).slice(0, oneOff ? prng.int(1, 3) : 8);
+		if (prng.chance(0.1)) rows.push(prng.pick(rows));
+		const execution = (manualShare: number) => ({
+			executionMode: prng.weighted<ExecutionMode>({
+				manual: manualShare,
+				webhook: 25,
+				trigger: 25,
+				retry: 10,
+			}),
+			onError: prng.pick(['stop', 'continue', 'errorOutput'] as const),
+			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
+			concurrency: prng.int(1, 3),
+		});
+		const step: Step = {
+			rows,
+			...execution(oneOff ? 70 : 30),
+			protection,
+			actInAnyExecution: oneOff && prng.chance(0.15),
+			credential,
+			duplicateKey,
+			serviceSeed: prng.int(0, 2 ** 31),
+		};
+		if (protection === 'skipSent' && prng.chance(0.2))
+			step.alongside = { rows: prng.subsetInRandomOrder(allRows).slice(0, 8), ...execution(30) };
+		steps.push(step);
+	}
+	return { seed, historySize, steps };
+}
+
+export function describeRow([form, person]: Row): string {
+	return `${FORMS[form]}/p${person}`;
+}
+
+/** One line a person can read (the history's JSON is printed with it to replay it). */
+export function describeStep(step: Step): string {
+	const [first, second] = executionsOf(step);
+	return second
+		? `${describeExecution(first)} AT ONCE WITH ${describeExecution(second)}`
+		: describeExecution(first);
+}
+
+function describeExecution(step: Step): string {
+	const tool = step.actInAnyExecution ? `${step.protection}+anyExecution` : step.protection;
+	return [
+		`${step.executionMode}`,
+		tool,
+		`onError=${step.onError}`,
+		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
+		`concurrency=${step.concurrency}`,
+		`cred-${step.credential}`,
+		`key=${step.duplicateKey}`,
+		`rows=[${step.rows.map(describeRow).join(' ')}]`,
+		`service=${step.serviceSeed}`,
+	].join(' ');
+}
