@@ -147,7 +147,7 @@ export function duplicateProtectionFields(
 				description: descriptions[mode],
 			})),
 			description:
-				'Each row this node sends is recorded (as a hash, in n8n’s database). Skip Rows Sent Before: a row the service accepted is not sent again while it is among the newest History Size rows, for the same credential, mapped fields and Duplicate Key, and a row without an answer is held until a person resolves it (the promises and their conditions: docs/duplicate-protection.md#promises)',
+				'Each row this node sends is recorded (as a hash, in n8n’s database). Skip Rows Sent Before: a row the service accepted is not sent again while it is among the newest History Size rows, for the same credential, mapped fields and Duplicate Key, and a row without an answer is held until a person resolves it (the promises and their conditions: docs/duplicate-protection.md#promises).',
 			displayOptions: { show },
 		},
 		{
