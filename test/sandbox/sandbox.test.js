@@ -1186,18 +1186,25 @@ describe('cli', () => {
 			env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_API_KEY: 'cli-key', SANDBOX_ORG_ID: 'cli-org' },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
+		// One listener for the whole run: a line printed while no waitFor is pending (the request's log
+		// line can come before fetch resolves) is kept, not lost with a listener that was taken off.
 		let output = '';
+		const waiting = new Set();
+		child.stdout.on('data', (chunk) => {
+			output += chunk;
+			for (const check of waiting) check();
+		});
 		const waitFor = (pattern) =>
 			new Promise((resolve, reject) => {
-				const onData = (chunk) => {
-					output += chunk;
+				const check = () => {
 					const match = pattern.exec(output);
 					if (match) {
-						child.stdout.off('data', onData);
+						waiting.delete(check);
 						resolve(match);
 					}
 				};
-				child.stdout.on('data', onData);
+				waiting.add(check);
+				check();
 				child.once('exit', () => reject(new Error(`cli exited early:\n${output}`)));
 			});
 		const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
