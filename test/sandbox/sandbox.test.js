@@ -1209,13 +1209,18 @@ describe('cli', () => {
 			});
 		const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 
-		const [, cliBaseUrl] = await waitFor(/listening on (http:\/\/\S+) \(API key: cli-key, org ID: cli-org\)/);
-		const response = await fetch(`${cliBaseUrl}${V}/purposes`, { headers: { 'x-api-key': 'cli-key', 'x-secret-header': 'do-not-log-me' } });
-		expect(response.status).toBe(200);
-		await waitFor(/GET \/verification\/api\/1\.0\/purposes -> 200/);
-		expect(output).not.toContain('do-not-log-me');
+		try {
+			const [, cliBaseUrl] = await waitFor(/listening on (http:\/\/\S+) \(API key: cli-key, org ID: cli-org\)/);
+			const response = await fetch(`${cliBaseUrl}${V}/purposes`, { headers: { 'x-api-key': 'cli-key', 'x-secret-header': 'do-not-log-me' } });
+			expect(response.status).toBe(200);
+			await waitFor(/GET \/verification\/api\/1\.0\/purposes -> 200/);
+			expect(output).not.toContain('do-not-log-me');
 
-		child.kill('SIGTERM');
-		expect(await exited).toBe(0);
+			child.kill('SIGTERM');
+			expect(await exited).toBe(0);
+		} finally {
+			// A failed step must not leave the sandbox running: jest would wait for it and never end.
+			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		}
 	});
 });
