@@ -49,7 +49,7 @@ export interface RunOptions {
 	executionId?: string;
 	/**
 	 * Settings → Retry On Fail: n8n runs the node again after it failed, up to `maxTries` times,
-	 * `waitBetweenTries` ms apart (n8n reads 0, the default here, as 1000 ms).
+	 * `waitBetweenTries` ms apart (1 by default here: n8n reads 0 as 1000 ms, which only slowed the tests).
 	 */
 	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 	/** Another node type of the harness in place of Candidate Verification (e.g. the perf guard's baseline). */
@@ -122,7 +122,7 @@ export async function runActionNode(options: RunOptions): Promise<NodeRunResult>
 				? {
 						retryOnFail: true,
 						maxTries: options.retryOnFail.maxTries,
-						waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0,
+						waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 1,
 					}
 				: {}),
 		},
