@@ -52,7 +52,7 @@ export function brokenPromises(observation: StepObservation): string[] {
 	// of the input (and once under Skip Rows Sent Before, which names the second item), also with
 	// another execution of the same rows at the same time.
 	const stepRows = [...step.rows, ...observation.otherRows];
-	const forgetsWithin = model.mayForgetWithin(stepRows.map(describeRow));
+	const forgetsWithin = model.mayForgetWithin(stepRows.map((row) => describeRow(row)));
 	for (const creation of forgetsWithin ? [] : creations) {
 		const times = creations.filter((other) => sameRow(other.row, creation.row)).length;
 		const items = stepRows.filter((row) => sameRow(row, creation.row)).length;

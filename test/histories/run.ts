@@ -6,10 +6,11 @@ import { DeduplicationStore } from '../harness/deduplication-store';
 import { runActionNode } from '../harness/run-node';
 import { ProtectionModel } from './model';
 import { Prng } from './prng';
+import { brokenBilledPromises } from './billed';
 import { brokenPromises } from './promises';
 import { SimulatedService } from './service';
 import type { History, Row, Step } from './steps';
-import { describeRow, executionsOf, FORMS, PEOPLE } from './steps';
+import { describeRow, executionsOf, FORMS, operationOf, PANS, PEOPLE } from './steps';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
@@ -26,8 +27,15 @@ export interface HistoryOutcome {
 	broken: string[];
 }
 
-/** The parameters of a step's Profile → Create node (version 2). */
+/** The parameters of a step's Profile → Create node (version 2), or its Verify PAN node. */
 function parametersOf(step: Step, historySize: number | undefined): INodeParameters {
+	if (operationOf(step) === 'verifyPan')
+		return {
+			resource: 'instantKyc',
+			operation: 'verifyPan',
+			pan: '={{ $json.pan }}',
+			requestOptions: { maxConcurrentRequests: step.concurrency, transientRetries: 0 },
+		};
 	return {
 		resource: 'profile',
 		operation: 'create',
@@ -101,12 +109,18 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					service.transactionOf(account, `${FORMS[form]}|p${person}`) ?? `TXN-OUT-${index}-${item}`,
 			);
 			const itemsOf = (execution: Step) =>
-				execution.rows.map(([form, person], item) => ({
-					formId: FORMS[form],
-					...PEOPLE[person],
-					// The column a person fills in to record rows as sent.
-					...(execution.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
-				}));
+				execution.rows.map(([form, person], item) =>
+					operationOf(execution) === 'verifyPan'
+						? { pan: PANS[person].pan }
+						: {
+								formId: FORMS[form],
+								...PEOPLE[person],
+								// The column a person fills in to record rows as sent.
+								...(execution.protection === 'recordAsSent'
+									? { transactionId: personIds[item] }
+									: {}),
+							},
+				);
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const executions = executionsOf(step);
 			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
@@ -151,7 +165,10 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				executionIds.includes(executionId);
 			const requests = service.requests.filter(ofThisStep).map(withRow);
 			const creations = service.creations.filter(ofThisStep).map(withRow);
-			const broken = executions.flatMap((execution, which) =>
+			const verifiesPan = operationOf(step) === 'verifyPan';
+			// Verify PAN's promises are billed calls' (billed.ts); the protected rows' do not apply.
+			const protectedExecutions = verifiesPan ? [] : executions;
+			const broken = protectedExecutions.flatMap((execution, which) =>
 				brokenPromises({
 					step: execution,
 					otherRows: executions.filter((other) => other !== execution).flatMap(({ rows }) => rows),
@@ -163,14 +180,32 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
 				}),
 			);
+			if (verifiesPan)
+				for (const [which, execution] of executions.entries())
+					broken.push(
+						...brokenBilledPromises({
+							step: execution,
+							result: results[which],
+							calls: service.panCalls.filter(
+								({ executionId }) => executionId === executionIds[which],
+							),
+							stoppedByPerson: service.stopped.has(executionIds[which]),
+						}),
+					);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
 			if (service.sentAfterStop.length > 0)
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
 			if (broken.length > 0) {
-				const answers = requests.map(({ row, outcome }) => `${describeRow(row)} ${outcome}`);
+				const answers = verifiesPan
+					? service.panCalls
+							.filter(ofThisStep)
+							.map(({ pan, outcome }) => `${describeRow([0, pan], 'verifyPan')} ${outcome}`)
+					: requests.map(({ row, outcome }) => `${describeRow(row)} ${outcome}`);
 				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
+			// Verify PAN records nothing: the model of the protected rows stays as it was.
+			if (verifiesPan) continue;
 			model.afterStep(
 				step,
 				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),

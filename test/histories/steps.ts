@@ -48,17 +48,36 @@ export const PEOPLE = [
 	},
 ] as const;
 
+/**
+ * Instant KYC → Verify PAN's universe: 4 PANs, two of them of people with the same name (the service
+ * answers the same full name for both).
+ */
+export const PANS = [
+	{ pan: 'ABCDE1000F', fullName: 'ASHA RAO' },
+	{ pan: 'ABCDE1001F', fullName: 'ASHA RAO' },
+	{ pan: 'ABCDE1002F', fullName: 'VIKRAM SHAH' },
+	{ pan: 'ABCDE1003F', fullName: 'MEERA IYER' },
+] as const;
+
+/**
+ * What a step's node runs: Profile → Create (version 2, protected), or Instant KYC → Verify PAN
+ * (billed, no Duplicate Protection field: only promise 5 and its answers kept apply).
+ */
+export type Operation = 'profileCreate' | 'verifyPan';
+
 export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
 export const ONE_OFF: readonly Protection[] = ['sendAgain', 'recordAsSent', 'forgetAll'];
 export type ExecutionMode = 'manual' | 'webhook' | 'trigger' | 'retry';
 export type OnError = 'stop' | 'continue' | 'errorOutput';
 export type DuplicateKey = 'none' | 'employeeId' | 'email';
 
-/** A row: a person on a form (indexes into FORMS and PEOPLE). */
+/** A row: a person on a form (indexes into FORMS and PEOPLE); under Verify PAN, [0, a PAN of PANS]. */
 export type Row = readonly [form: number, person: number];
 
 /** One execution of the node (Profile → Create, version 2), with everything it runs with. */
 export interface Step {
+	/** Undefined: Profile → Create (the histories before Verify PAN was added replay as they were). */
+	operation?: Operation;
 	rows: Row[];
 	executionMode: ExecutionMode;
 	protection: Protection;
@@ -94,6 +113,8 @@ export interface History {
 	steps: Step[];
 }
 
+export const operationOf = (step: Pick<Step, 'operation'>): Operation =>
+	step.operation ?? 'profileCreate';
 export const isOneOff = (step: Step) => ONE_OFF.includes(step.protection);
 /** Whether the step's one-off tool (or protection) acts: in the editor, or with Act in Any Execution. */
 export const acts = (step: Step) =>
@@ -108,21 +129,12 @@ export function generateHistory(seed: number, length = 8): History {
 	const allRows: Row[] = FORMS.flatMap((_, form) =>
 		PEOPLE.map((__, person) => [form, person] as const),
 	);
+	const panRows: Row[] = PANS.map((_, pan) => [0, pan] as const);
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
 		if (prng.chance(0.06)) duplicateKey = prng.pick(['none', 'employeeId', 'email'] as const);
-		const protection = prng.weighted<Protection>({
-			skipSent: 70,
-			off: 5,
-			sendAgain: 9,
-			recordAsSent: 10,
-			forgetAll: 6,
-		});
-		const oneOff = ONE_OFF.includes(protection);
-		// A person resolves a few rows; a production execution runs a sheet's subset.
-		const rows = prng.subsetInRandomOrder(allRows).slice(0, oneOff ? prng.int(1, 3) : 8);
-		if (prng.chance(0.1)) rows.push(prng.pick(rows));
+		const operation = prng.weighted<Operation>({ profileCreate: 75, verifyPan: 25 });
 		const execution = (manualShare: number) => ({
 			executionMode: prng.weighted<ExecutionMode>({
 				manual: manualShare,
@@ -134,6 +146,21 @@ export function generateHistory(seed: number, length = 8): History {
 			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
 			concurrency: prng.int(1, 3),
 		});
+		if (operation === 'verifyPan') {
+			steps.push(verifyPanStep(prng, panRows, execution(30), credential));
+			continue;
+		}
+		const protection = prng.weighted<Protection>({
+			skipSent: 70,
+			off: 5,
+			sendAgain: 9,
+			recordAsSent: 10,
+			forgetAll: 6,
+		});
+		const oneOff = ONE_OFF.includes(protection);
+		// A person resolves a few rows; a production execution runs a sheet's subset.
+		const rows = prng.subsetInRandomOrder(allRows).slice(0, oneOff ? prng.int(1, 3) : 8);
+		if (prng.chance(0.1)) rows.push(prng.pick(rows));
 		const step: Step = {
 			rows,
 			...execution(oneOff ? 70 : 30),
@@ -150,8 +177,42 @@ export function generateHistory(seed: number, length = 8): History {
 	return { seed, historySize, steps };
 }
 
-export function describeRow([form, person]: Row): string {
-	return `${FORMS[form]}/p${person}`;
+/**
+ * A Verify PAN step: a subset of the PANs in random order (sometimes one twice), sometimes with a
+ * second execution of other PANs at the same time. It has no Duplicate Protection field; its
+ * `protection` is Off, `duplicateKey` none.
+ */
+function verifyPanStep(
+	prng: Prng,
+	panRows: Row[],
+	execution: Omit<Alongside, 'rows'>,
+	credential: 1 | 2,
+): Step {
+	const rows = prng.subsetInRandomOrder(panRows);
+	if (prng.chance(0.15)) rows.push(prng.pick(rows));
+	const step: Step = {
+		operation: 'verifyPan',
+		rows,
+		...execution,
+		protection: 'off',
+		actInAnyExecution: false,
+		credential,
+		duplicateKey: 'none',
+		serviceSeed: prng.int(0, 2 ** 31),
+	};
+	if (prng.chance(0.15))
+		step.alongside = {
+			rows: prng.subsetInRandomOrder(panRows),
+			executionMode: prng.pick(['webhook', 'trigger'] as const),
+			onError: prng.pick(['stop', 'continue', 'errorOutput'] as const),
+			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
+			concurrency: prng.int(1, 3),
+		};
+	return step;
+}
+
+export function describeRow([form, person]: Row, operation: Operation = 'profileCreate'): string {
+	return operation === 'verifyPan' ? `pan-${person}` : `${FORMS[form]}/p${person}`;
 }
 
 /** One line a person can read (the history's JSON is printed with it to replay it). */
@@ -164,15 +225,16 @@ export function describeStep(step: Step): string {
 
 function describeExecution(step: Step): string {
 	const tool = step.actInAnyExecution ? `${step.protection}+anyExecution` : step.protection;
+	const operation = operationOf(step);
 	return [
 		`${step.executionMode}`,
-		tool,
+		operation === 'verifyPan' ? 'verifyPan' : tool,
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
 		`concurrency=${step.concurrency}`,
 		`cred-${step.credential}`,
 		`key=${step.duplicateKey}`,
-		`rows=[${step.rows.map(describeRow).join(' ')}]`,
+		`rows=[${step.rows.map((row) => describeRow(row, operation)).join(' ')}]`,
 		`service=${step.serviceSeed}`,
 	].join(' ');
 }
