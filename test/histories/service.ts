@@ -39,6 +39,9 @@ const OUTCOME_WEIGHTS: Record<Outcome, number> = {
 /** The header the harness adds to each request so that the service reads its decided outcome. */
 const REQUEST_HEADER = 'x-history-request';
 const CREATE_PATH = /^\/verification\/api\/1\.0\/ekyc-forms\/([^/]+)\/diy-candidate$/;
+const SUBMIT_PATH = /^\/verification\/api\/1\.0\/bgv\/diy$/;
+/** The form name `rowOf` is given for a Verification → Submit request. */
+export const SUBMIT_FORM = 'submit';
 const PAN_PATH = /^\/verification\/api\/1\.0\/verifications\/pan$/;
 
 /** The outcomes of a Verify PAN call the service acted on, so billed (a refusal, a 5xx before acting and a timeout before acting are not). */
@@ -85,7 +88,7 @@ export class SimulatedService {
 	/** Every Verify PAN call, per account and PAN (billed: BILLED_OUTCOMES). */
 	readonly panCalls: BilledCall[] = [];
 
-	/** Requests to anything but Profile → Create and Verify PAN (none is expected). */
+	/** Requests to anything but Profile → Create, Verify PAN and Submit (none is expected). */
 	readonly unexpected: string[] = [];
 
 	private readonly outcomes = new Map<string, Outcome>();
@@ -138,7 +141,10 @@ export class SimulatedService {
 	): [number, object] {
 		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
 		const account = String(headers['x-api-key']);
-		const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
+		const path = uri.split('?')[0];
+		// A submission's ID is its transaction's: the service records which checks it was given.
+		const submits = SUBMIT_PATH.test(path);
+		const formId = submits ? SUBMIT_FORM : (CREATE_PATH.exec(path)?.[1] ?? '?');
 		const rowKey = this.rowOf(formId, body);
 		const executionId = this.executionOf.get(String(headers[REQUEST_HEADER])) ?? '?';
 		this.requests.push({ executionId, account, rowKey, outcome, step: this.step });
@@ -146,7 +152,9 @@ export class SimulatedService {
 		if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
 		// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
 		if (outcome === 'slowNotActed') return [200, {}];
-		const transactionId = `TXN-${++this.transactions}`;
+		const transactionId = submits
+			? String((body as { transactionId?: unknown }).transactionId)
+			: `TXN-${++this.transactions}`;
 		this.creations.push({
 			executionId,
 			account,
@@ -155,7 +163,7 @@ export class SimulatedService {
 			step: this.step,
 			delivered: outcome === 'accept',
 		});
-		return [200, success({ transactionId })];
+		return [200, submits ? success() : success({ transactionId })];
 	}
 
 	/**
@@ -193,9 +201,10 @@ export class SimulatedService {
 	install(): () => void {
 		const scope = nock(TEST_BASE_URL).persist();
 		const answer = this.answer.bind(this);
-		scope.post(CREATE_PATH).reply(function (uri, body) {
-			return answer(this.req.headers as Record<string, string | undefined>, uri, body);
-		});
+		for (const path of [CREATE_PATH, SUBMIT_PATH])
+			scope.post(path).reply(function (uri, body) {
+				return answer(this.req.headers as Record<string, string | undefined>, uri, body);
+			});
 		const answerPan = this.answerPan.bind(this);
 		scope.post(PAN_PATH).reply(function (_uri, body) {
 			return answerPan(this.req.headers as Record<string, string | undefined>, body);

@@ -60,10 +60,22 @@ export const PANS = [
 ] as const;
 
 /**
- * What a step's node runs: Profile → Create (version 2, protected), or Instant KYC → Verify PAN
- * (billed, no Duplicate Protection field: only promise 5 and its answers kept apply).
+ * Verification → Submit's universe: two transactions the service knows, two checks each with Data
+ * (JSON) (a person's data); a Submit row is [scope, person], the scope a transaction's check
+ * (SUBMIT_SCOPES).
  */
-export type Operation = 'profileCreate' | 'verifyPan';
+export const SUBMIT_TRANSACTIONS = ['TXN-S1', 'TXN-S2'] as const;
+export const SUBMIT_CHECKS = ['bgv-social-media', 'bgv-global-database-check'] as const;
+export const SUBMIT_SCOPES = SUBMIT_TRANSACTIONS.flatMap((transactionId) =>
+	SUBMIT_CHECKS.map((check) => ({ transactionId, check })),
+);
+
+/**
+ * What a step's node runs: Profile → Create (version 2, protected), Instant KYC → Verify PAN
+ * (billed, no Duplicate Protection field: only promise 5 and its answers kept apply), or
+ * Verification → Submit (version 2, protected within a transaction's check).
+ */
+export type Operation = 'profileCreate' | 'verifyPan' | 'verificationSubmit';
 
 export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
 export const ONE_OFF: readonly Protection[] = ['sendAgain', 'recordAsSent', 'forgetAll'];
@@ -130,11 +142,25 @@ export function generateHistory(seed: number, length = 8): History {
 		PEOPLE.map((__, person) => [form, person] as const),
 	);
 	const panRows: Row[] = PANS.map((_, pan) => [0, pan] as const);
+	const submitRows: Row[] = SUBMIT_SCOPES.flatMap((_, scope) =>
+		PEOPLE.map((__, person) => [scope, person] as const),
+	);
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
 		if (prng.chance(0.06)) duplicateKey = prng.pick(['none', 'employeeId', 'email'] as const);
-		const operation = prng.weighted<Operation>({ profileCreate: 75, verifyPan: 25 });
+		const operation = prng.weighted<Operation>({
+			profileCreate: 60,
+			verifyPan: 20,
+			verificationSubmit: 20,
+		});
+		// A Submit node has one check (an expression for it would leave every check's fields to fill):
+		// its rows are of that check, on either transaction.
+		const check = prng.int(0, SUBMIT_CHECKS.length - 1);
+		const rowsOfOperation =
+			operation === 'verificationSubmit'
+				? submitRows.filter(([scope]) => SUBMIT_SCOPES[scope].check === SUBMIT_CHECKS[check])
+				: allRows;
 		const execution = (manualShare: number) => ({
 			executionMode: prng.weighted<ExecutionMode>({
 				manual: manualShare,
@@ -159,9 +185,11 @@ export function generateHistory(seed: number, length = 8): History {
 		});
 		const oneOff = ONE_OFF.includes(protection);
 		// A person resolves a few rows; a production execution runs a sheet's subset.
-		const rows = prng.subsetInRandomOrder(allRows).slice(0, oneOff ? prng.int(1, 3) : 8);
+		const rows = prng.subsetInRandomOrder(rowsOfOperation).slice(0, oneOff ? prng.int(1, 3) : 8);
 		if (prng.chance(0.1)) rows.push(prng.pick(rows));
 		const step: Step = {
+			// Profile → Create stays unnamed, as in the histories recorded before the others.
+			...(operation === 'verificationSubmit' ? { operation } : {}),
 			rows,
 			...execution(oneOff ? 70 : 30),
 			protection,
@@ -171,7 +199,10 @@ export function generateHistory(seed: number, length = 8): History {
 			serviceSeed: prng.int(0, 2 ** 31),
 		};
 		if (protection === 'skipSent' && prng.chance(0.2))
-			step.alongside = { rows: prng.subsetInRandomOrder(allRows).slice(0, 8), ...execution(30) };
+			step.alongside = {
+				rows: prng.subsetInRandomOrder(rowsOfOperation).slice(0, 8),
+				...execution(30),
+			};
 		steps.push(step);
 	}
 	return { seed, historySize, steps };
@@ -212,7 +243,12 @@ function verifyPanStep(
 }
 
 export function describeRow([form, person]: Row, operation: Operation = 'profileCreate'): string {
-	return operation === 'verifyPan' ? `pan-${person}` : `${FORMS[form]}/p${person}`;
+	if (operation === 'verifyPan') return `pan-${person}`;
+	if (operation === 'verificationSubmit') {
+		const { transactionId, check } = SUBMIT_SCOPES[form];
+		return `${transactionId}/${check}/p${person}`;
+	}
+	return `${FORMS[form]}/p${person}`;
 }
 
 /** One line a person can read (the history's JSON is printed with it to replay it). */
@@ -229,6 +265,7 @@ function describeExecution(step: Step): string {
 	return [
 		`${step.executionMode}`,
 		operation === 'verifyPan' ? 'verifyPan' : tool,
+		...(operation === 'verificationSubmit' ? ['submit'] : []),
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
 		`concurrency=${step.concurrency}`,
