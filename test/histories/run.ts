@@ -254,7 +254,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					? service.panCalls
 							.filter(ofThisStep)
 							.map(({ pan, outcome }) => `${describeRow([0, pan], 'verifyPan')} ${outcome}`)
-					: requests.map(({ row, outcome }) => `${describeRow(row)} ${outcome}`);
+					: requests.map(({ row, outcome }) => `${describeRow(row, operationOf(step))} ${outcome}`);
 				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
