@@ -29,8 +29,9 @@ function listedAsAnswered(result: NodeRunResult): number[] {
 /**
  * Promise 5 for a billed call (docs/duplicate-protection.md), and its answers kept, for one Verify
  * PAN execution: returns the broken ones, each named.
- * - Within one execution, all of Retry On Fail's tries included, the service acts on (bills) a PAN
- *   at most once per input item of that PAN (a clearly refused call may be made again).
+ * - Within one execution, all of Retry On Fail's tries included, a PAN is called at most once per
+ *   input item of that PAN, besides calls the service clearly refused (not billed; the node calls
+ *   those again, test/unit/retry-on-fail.test.ts), so it is billed at most once per item.
  * - An item the service answered with a result reaching n8n is output (main output), or listed as
  *   answered in the error of a run that stops: never only an error.
  * - An item output as answered carries the answer the service gave for its PAN (both answer shapes:
@@ -44,13 +45,15 @@ export function brokenBilledPromises(observation: BilledObservation): string[] {
 	const pans = [...new Set(step.rows.map(([, pan]) => pan))];
 
 	for (const pan of pans) {
-		const billed = calls.filter(
-			(call) => call.pan === pan && BILLED_OUTCOMES.includes(call.outcome),
-		).length;
-		if (billed > itemsOf(pan))
+		const ofPan = calls.filter((call) => call.pan === pan);
+		// The node cannot tell a 5xx or a timeout before acting from one after: only a clear refusal
+		// lets it call again.
+		const notRefused = ofPan.filter((call) => call.outcome !== 'refuse').length;
+		if (notRefused > itemsOf(pan))
 			broken.push(
-				`billed ${billed} times in one execution: ${name(pan)} (${itemsOf(pan)} item(s); outcomes ${calls
-					.filter((call) => call.pan === pan)
+				`called ${notRefused} times in one execution without a clear refusal, billed ${
+					ofPan.filter((call) => BILLED_OUTCOMES.includes(call.outcome)).length
+				} times: ${name(pan)} (${itemsOf(pan)} item(s); outcomes ${ofPan
 					.map((call) => call.outcome)
 					.join(', ')})`,
 			);
