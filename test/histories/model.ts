@@ -1,5 +1,5 @@
 import type { History, Row, Step } from './steps';
-import { acts } from './steps';
+import { acts, operationOf } from './steps';
 
 /**
  * The model of duplicate protection, with its documented exceptions (docs/duplicate-protection.md):
@@ -28,8 +28,13 @@ export class ProtectionModel {
 		return size !== undefined && new Set(rows).size > size;
 	}
 
+	/**
+	 * A row's identity: Profile → Create's form and person, or Submit's scope (a transaction's check,
+	 * SUBMIT_SCOPES) and person; a Duplicate Key tells rows apart only within that form or scope.
+	 */
 	static identity(step: Step, [form, person]: Row): string {
-		return `cred-${step.credential}|key=${step.duplicateKey}|${form}|${person}`;
+		const operation = operationOf(step) === 'profileCreate' ? '' : `${operationOf(step)}|`;
+		return `${operation}cred-${step.credential}|key=${step.duplicateKey}|${form}|${person}`;
 	}
 
 	/**

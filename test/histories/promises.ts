@@ -4,7 +4,7 @@ import type { NodeRunResult } from '../harness/run-node';
 import { ProtectionModel } from './model';
 import type { Creation, ServiceRequest } from './service';
 import type { Row, Step } from './steps';
-import { acts, describeRow, isOneOff } from './steps';
+import { acts, describeRow as describeRowOf, isOneOff, operationOf } from './steps';
 
 /** What one step did, as the promises read it. */
 export interface StepObservation {
@@ -32,6 +32,8 @@ const sameRow = (a: Row, b: Row) => a[0] === b[0] && a[1] === b[1];
 export function brokenPromises(observation: StepObservation): string[] {
 	const { step, model, result, requests, creations } = observation;
 	const broken: string[] = [];
+	// Rows named as the step's operation names them (a Submit row: its transaction's check).
+	const describeRow = (row: Row) => describeRowOf(row, operationOf(step));
 
 	// 1 and 2: a row the record holds (accepted, or its answer lost) is not created again, unless
 	// a documented exception allows it (Off, Send These Rows Again, History Size, another credential
@@ -52,7 +54,7 @@ export function brokenPromises(observation: StepObservation): string[] {
 	// of the input (and once under Skip Rows Sent Before, which names the second item), also with
 	// another execution of the same rows at the same time.
 	const stepRows = [...step.rows, ...observation.otherRows];
-	const forgetsWithin = model.mayForgetWithin(stepRows.map(describeRow));
+	const forgetsWithin = model.mayForgetWithin(stepRows.map((row) => describeRow(row)));
 	for (const creation of forgetsWithin ? [] : creations) {
 		const times = creations.filter((other) => sameRow(other.row, creation.row)).length;
 		const items = stepRows.filter((row) => sameRow(row, creation.row)).length;

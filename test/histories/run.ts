@@ -6,10 +6,19 @@ import { DeduplicationStore } from '../harness/deduplication-store';
 import { runActionNode } from '../harness/run-node';
 import { ProtectionModel } from './model';
 import { Prng } from './prng';
+import { brokenBilledPromises } from './billed';
 import { brokenPromises } from './promises';
-import { SimulatedService } from './service';
+import { SimulatedService, SUBMIT_FORM } from './service';
 import type { History, Row, Step } from './steps';
-import { describeRow, executionsOf, FORMS, PEOPLE } from './steps';
+import {
+	describeRow,
+	executionsOf,
+	FORMS,
+	operationOf,
+	PANS,
+	PEOPLE,
+	SUBMIT_SCOPES,
+} from './steps';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
@@ -26,15 +35,35 @@ export interface HistoryOutcome {
 	broken: string[];
 }
 
-/** The parameters of a step's Profile → Create node (version 2). */
+/** The parameters of a step's Profile → Create node (version 2), or its Verify PAN node. */
 function parametersOf(step: Step, historySize: number | undefined): INodeParameters {
+	if (operationOf(step) === 'verifyPan')
+		return {
+			resource: 'instantKyc',
+			operation: 'verifyPan',
+			pan: '={{ $json.pan }}',
+			requestOptions: { maxConcurrentRequests: step.concurrency, transientRetries: 0 },
+		};
+	const operation =
+		operationOf(step) === 'verificationSubmit'
+			? {
+					resource: 'verification',
+					operation: 'submit',
+					transactionId: '={{ $json.transactionId }}',
+					// The node's one check: every row of a Submit step is of the same check.
+					verificationName: SUBMIT_SCOPES[step.rows[0][0]].check,
+					data: '={{ $json.data }}',
+				}
+			: {
+					resource: 'profile',
+					operation: 'create',
+					formId: '={{ $json.formId }}',
+					name: '={{ $json.name }}',
+					gender: '={{ $json.gender }}',
+					additionalFields: { mobile: '={{ $json.mobile }}', dob: '={{ $json.dob }}' },
+				};
 	return {
-		resource: 'profile',
-		operation: 'create',
-		formId: '={{ $json.formId }}',
-		name: '={{ $json.name }}',
-		gender: '={{ $json.gender }}',
-		additionalFields: { mobile: '={{ $json.mobile }}', dob: '={{ $json.dob }}' },
+		...operation,
 		...(step.duplicateKey === 'none' ? {} : { duplicateKey: `={{ $json.${step.duplicateKey} }}` }),
 		duplicateProtection: step.protection,
 		idFoundAtService: '={{ $json.transactionId }}',
@@ -50,12 +79,41 @@ function parametersOf(step: Step, historySize: number | undefined): INodeParamet
 /** The service's name of a row: its form (the path) and the person whose mobile the request carries. */
 function serviceRowKey(formId: string, body: unknown): string {
 	const sent = JSON.stringify(body);
-	return `${formId}|p${PEOPLE.findIndex((candidate) => sent.includes(candidate.mobile))}`;
+	const person = PEOPLE.findIndex((candidate) => sent.includes(candidate.mobile));
+	if (formId !== SUBMIT_FORM) return `${formId}|p${person}`;
+	// A submission: its transaction's check (the scope) and the person whose data it carries.
+	const { transactionId, verificationName } = body as IDataObject;
+	const scope = SUBMIT_SCOPES.findIndex(
+		(candidate) =>
+			candidate.transactionId === transactionId && candidate.check === verificationName,
+	);
+	return `${SUBMIT_FORM}-${scope}|p${person}`;
 }
 
 function rowOf(rowKey: string): Row {
 	const [formId, person] = rowKey.split('|');
-	return [FORMS.indexOf(formId as (typeof FORMS)[number]), Number(person.slice(1))];
+	const form = formId.startsWith(`${SUBMIT_FORM}-`)
+		? Number(formId.slice(SUBMIT_FORM.length + 1))
+		: FORMS.indexOf(formId as (typeof FORMS)[number]);
+	return [form, Number(person.slice(1))];
+}
+
+/** A row's service name (serviceRowKey's), from the step's row. */
+function rowKeyOf(step: Step, [form, person]: Row): string {
+	return operationOf(step) === 'verificationSubmit'
+		? `${SUBMIT_FORM}-${form}|p${person}`
+		: `${FORMS[form]}|p${person}`;
+}
+
+/** A Submit row's item: its transaction, its check, and the person's data as Data (JSON). */
+function submitItem([scope, person]: Row): IDataObject {
+	const { name, gender, mobile, dob, employeeId, email } = PEOPLE[person];
+	return {
+		...SUBMIT_SCOPES[scope],
+		data: JSON.stringify({ name, gender, mobile, dob }),
+		employeeId,
+		email,
+	};
 }
 
 let nodes = 0;
@@ -96,17 +154,27 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			const account = CREDENTIALS[step.credential].apiKey as string;
 			// Record Rows as Sent is given the ID the service shows for the row, or one of a candidate
 			// created outside n8n.
-			const personIds = step.rows.map(
-				([form, person], item) =>
-					service.transactionOf(account, `${FORMS[form]}|p${person}`) ?? `TXN-OUT-${index}-${item}`,
+			// (Submit: the row's own transaction, the ID it is recorded with.)
+			const personIds = step.rows.map((row, item) =>
+				operationOf(step) === 'verificationSubmit'
+					? SUBMIT_SCOPES[row[0]].transactionId
+					: (service.transactionOf(account, rowKeyOf(step, row)) ?? `TXN-OUT-${index}-${item}`),
 			);
 			const itemsOf = (execution: Step) =>
-				execution.rows.map(([form, person], item) => ({
-					formId: FORMS[form],
-					...PEOPLE[person],
-					// The column a person fills in to record rows as sent.
-					...(execution.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
-				}));
+				execution.rows.map(([form, person], item) =>
+					operationOf(execution) === 'verifyPan'
+						? { pan: PANS[person].pan }
+						: operationOf(execution) === 'verificationSubmit'
+							? submitItem([form, person])
+							: {
+									formId: FORMS[form],
+									...PEOPLE[person],
+									// The column a person fills in to record rows as sent.
+									...(execution.protection === 'recordAsSent'
+										? { transactionId: personIds[item] }
+										: {}),
+								},
+				);
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const executions = executionsOf(step);
 			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
@@ -151,7 +219,10 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				executionIds.includes(executionId);
 			const requests = service.requests.filter(ofThisStep).map(withRow);
 			const creations = service.creations.filter(ofThisStep).map(withRow);
-			const broken = executions.flatMap((execution, which) =>
+			const verifiesPan = operationOf(step) === 'verifyPan';
+			// Verify PAN's promises are billed calls' (billed.ts); the protected rows' do not apply.
+			const protectedExecutions = verifiesPan ? [] : executions;
+			const broken = protectedExecutions.flatMap((execution, which) =>
 				brokenPromises({
 					step: execution,
 					otherRows: executions.filter((other) => other !== execution).flatMap(({ rows }) => rows),
@@ -163,14 +234,32 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
 				}),
 			);
+			if (verifiesPan)
+				for (const [which, execution] of executions.entries())
+					broken.push(
+						...brokenBilledPromises({
+							step: execution,
+							result: results[which],
+							calls: service.panCalls.filter(
+								({ executionId }) => executionId === executionIds[which],
+							),
+							stoppedByPerson: service.stopped.has(executionIds[which]),
+						}),
+					);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
 			if (service.sentAfterStop.length > 0)
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
 			if (broken.length > 0) {
-				const answers = requests.map(({ row, outcome }) => `${describeRow(row)} ${outcome}`);
+				const answers = verifiesPan
+					? service.panCalls
+							.filter(ofThisStep)
+							.map(({ pan, outcome }) => `${describeRow([0, pan], 'verifyPan')} ${outcome}`)
+					: requests.map(({ row, outcome }) => `${describeRow(row, operationOf(step))} ${outcome}`);
 				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
+			// Verify PAN records nothing: the model of the protected rows stays as it was.
+			if (verifiesPan) continue;
 			model.afterStep(
 				step,
 				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),

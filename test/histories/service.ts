@@ -4,6 +4,7 @@ import * as transport from '../../nodes/shared/transport';
 import { TEST_BASE_URL } from '../harness/credentials-helper';
 import { success } from '../harness/service-mock';
 import type { Prng } from './prng';
+import { PANS } from './steps';
 
 /**
  * What the simulated service does with one request:
@@ -38,6 +39,23 @@ const OUTCOME_WEIGHTS: Record<Outcome, number> = {
 /** The header the harness adds to each request so that the service reads its decided outcome. */
 const REQUEST_HEADER = 'x-history-request';
 const CREATE_PATH = /^\/verification\/api\/1\.0\/ekyc-forms\/([^/]+)\/diy-candidate$/;
+const SUBMIT_PATH = /^\/verification\/api\/1\.0\/bgv\/diy$/;
+/** The form name `rowOf` is given for a Verification → Submit request. */
+export const SUBMIT_FORM = 'submit';
+const PAN_PATH = /^\/verification\/api\/1\.0\/verifications\/pan$/;
+
+/** The outcomes of a Verify PAN call the service acted on, so billed (a refusal, a 5xx before acting and a timeout before acting are not). */
+export const BILLED_OUTCOMES: readonly Outcome[] = ['accept', 'lost', 'slowActed', 'stopped'];
+
+/** One Verify PAN call the service received. */
+export interface BilledCall {
+	executionId: string;
+	account: string;
+	/** The PAN's index in PANS. */
+	pan: number;
+	outcome: Outcome;
+	step: number;
+}
 
 export interface Creation {
 	/** The n8n execution whose request created it. */
@@ -67,7 +85,10 @@ export class SimulatedService {
 
 	readonly requests: ServiceRequest[] = [];
 
-	/** Requests to anything but Profile → Create (none is expected). */
+	/** Every Verify PAN call, per account and PAN (billed: BILLED_OUTCOMES). */
+	readonly panCalls: BilledCall[] = [];
+
+	/** Requests to anything but Profile → Create, Verify PAN and Submit (none is expected). */
 	readonly unexpected: string[] = [];
 
 	private readonly outcomes = new Map<string, Outcome>();
@@ -120,7 +141,10 @@ export class SimulatedService {
 	): [number, object] {
 		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
 		const account = String(headers['x-api-key']);
-		const formId = CREATE_PATH.exec(uri.split('?')[0])?.[1] ?? '?';
+		const path = uri.split('?')[0];
+		// A submission's ID is its transaction's: the service records which checks it was given.
+		const submits = SUBMIT_PATH.test(path);
+		const formId = submits ? SUBMIT_FORM : (CREATE_PATH.exec(path)?.[1] ?? '?');
 		const rowKey = this.rowOf(formId, body);
 		const executionId = this.executionOf.get(String(headers[REQUEST_HEADER])) ?? '?';
 		this.requests.push({ executionId, account, rowKey, outcome, step: this.step });
@@ -128,7 +152,9 @@ export class SimulatedService {
 		if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
 		// Its answer never arrives: n8n's timeout ends the request (the transport spy, below).
 		if (outcome === 'slowNotActed') return [200, {}];
-		const transactionId = `TXN-${++this.transactions}`;
+		const transactionId = submits
+			? String((body as { transactionId?: unknown }).transactionId)
+			: `TXN-${++this.transactions}`;
 		this.creations.push({
 			executionId,
 			account,
@@ -137,15 +163,51 @@ export class SimulatedService {
 			step: this.step,
 			delivered: outcome === 'accept',
 		});
-		return [200, success({ transactionId })];
+		return [200, submits ? success() : success({ transactionId })];
+	}
+
+	/**
+	 * What the service does with a Verify PAN call: the PAN's result, in the newer flat answer for
+	 * PANs of even index and the older nested one (`data.data`, `full_name`) for the others.
+	 */
+	private answerPan(headers: Record<string, string | undefined>, body: unknown): [number, object] {
+		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
+		const sent = String((body as { pan?: unknown }).pan);
+		const pan = PANS.findIndex((candidate) => candidate.pan === sent);
+		this.panCalls.push({
+			executionId: this.executionOf.get(String(headers[REQUEST_HEADER])) ?? '?',
+			account: String(headers['x-api-key']),
+			pan,
+			outcome,
+			step: this.step,
+		});
+		if (outcome === 'refuse') return [200, { code: -1, message: 'Invalid PAN', data: null }];
+		if (outcome === 'fail5xx') return [502, { message: 'Bad gateway' }];
+		if (outcome === 'slowNotActed') return [200, {}];
+		const { fullName } = PANS[pan] ?? { fullName: '?' };
+		return pan % 2 === 0
+			? [200, success({ fullName, pan: sent, status: 'VALID' })]
+			: [
+					200,
+					success({
+						code: 200,
+						data: { pan: sent, full_name: fullName, status: 'VALID', category: 'Individual' },
+						transaction_id: `KYC-${this.panCalls.length}`,
+					}),
+				];
 	}
 
 	/** Installs the service (nock) and the per-request outcome (a spy on the transport); returns the undo. */
 	install(): () => void {
 		const scope = nock(TEST_BASE_URL).persist();
 		const answer = this.answer.bind(this);
-		scope.post(CREATE_PATH).reply(function (uri, body) {
-			return answer(this.req.headers as Record<string, string | undefined>, uri, body);
+		for (const path of [CREATE_PATH, SUBMIT_PATH])
+			scope.post(path).reply(function (uri, body) {
+				return answer(this.req.headers as Record<string, string | undefined>, uri, body);
+			});
+		const answerPan = this.answerPan.bind(this);
+		scope.post(PAN_PATH).reply(function (_uri, body) {
+			return answerPan(this.req.headers as Record<string, string | undefined>, body);
 		});
 		scope.get(/.*/).reply((uri) => {
 			this.unexpected.push(`GET ${uri}`);

@@ -48,17 +48,48 @@ export const PEOPLE = [
 	},
 ] as const;
 
+/**
+ * Instant KYC → Verify PAN's universe: 4 PANs, two of them of people with the same name (the service
+ * answers the same full name for both).
+ */
+export const PANS = [
+	{ pan: 'ABCDE1000F', fullName: 'ASHA RAO' },
+	{ pan: 'ABCDE1001F', fullName: 'ASHA RAO' },
+	{ pan: 'ABCDE1002F', fullName: 'VIKRAM SHAH' },
+	{ pan: 'ABCDE1003F', fullName: 'MEERA IYER' },
+] as const;
+
+/**
+ * Verification → Submit's universe: two transactions the service knows, two checks each with Data
+ * (JSON) (a person's data); a Submit row is [scope, person], the scope a transaction's check
+ * (SUBMIT_SCOPES).
+ */
+export const SUBMIT_TRANSACTIONS = ['TXN-S1', 'TXN-S2'] as const;
+export const SUBMIT_CHECKS = ['bgv-social-media', 'bgv-global-database-check'] as const;
+export const SUBMIT_SCOPES = SUBMIT_TRANSACTIONS.flatMap((transactionId) =>
+	SUBMIT_CHECKS.map((check) => ({ transactionId, check })),
+);
+
+/**
+ * What a step's node runs: Profile → Create (version 2, protected), Instant KYC → Verify PAN
+ * (billed, no Duplicate Protection field: only promise 5 and its answers kept apply), or
+ * Verification → Submit (version 2, protected within a transaction's check).
+ */
+export type Operation = 'profileCreate' | 'verifyPan' | 'verificationSubmit';
+
 export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
 export const ONE_OFF: readonly Protection[] = ['sendAgain', 'recordAsSent', 'forgetAll'];
 export type ExecutionMode = 'manual' | 'webhook' | 'trigger' | 'retry';
 export type OnError = 'stop' | 'continue' | 'errorOutput';
 export type DuplicateKey = 'none' | 'employeeId' | 'email';
 
-/** A row: a person on a form (indexes into FORMS and PEOPLE). */
+/** A row: a person on a form (indexes into FORMS and PEOPLE); under Verify PAN, [0, a PAN of PANS]. */
 export type Row = readonly [form: number, person: number];
 
 /** One execution of the node (Profile → Create, version 2), with everything it runs with. */
 export interface Step {
+	/** Undefined: Profile → Create (the histories before Verify PAN was added replay as they were). */
+	operation?: Operation;
 	rows: Row[];
 	executionMode: ExecutionMode;
 	protection: Protection;
@@ -94,6 +125,8 @@ export interface History {
 	steps: Step[];
 }
 
+export const operationOf = (step: Pick<Step, 'operation'>): Operation =>
+	step.operation ?? 'profileCreate';
 export const isOneOff = (step: Step) => ONE_OFF.includes(step.protection);
 /** Whether the step's one-off tool (or protection) acts: in the editor, or with Act in Any Execution. */
 export const acts = (step: Step) =>
@@ -108,21 +141,26 @@ export function generateHistory(seed: number, length = 8): History {
 	const allRows: Row[] = FORMS.flatMap((_, form) =>
 		PEOPLE.map((__, person) => [form, person] as const),
 	);
+	const panRows: Row[] = PANS.map((_, pan) => [0, pan] as const);
+	const submitRows: Row[] = SUBMIT_SCOPES.flatMap((_, scope) =>
+		PEOPLE.map((__, person) => [scope, person] as const),
+	);
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
 		if (prng.chance(0.06)) duplicateKey = prng.pick(['none', 'employeeId', 'email'] as const);
-		const protection = prng.weighted<Protection>({
-			skipSent: 70,
-			off: 5,
-			sendAgain: 9,
-			recordAsSent: 10,
-			forgetAll: 6,
+		const operation = prng.weighted<Operation>({
+			profileCreate: 60,
+			verifyPan: 20,
+			verificationSubmit: 20,
 		});
-		const oneOff = ONE_OFF.includes(protection);
-		// A person resolves a few rows; a production execution runs a sheet's subset.
-		const rows = prng.subsetInRandomOrder(allRows).slice(0, oneOff ? prng.int(1, 3) : 8);
-		if (prng.chance(0.1)) rows.push(prng.pick(rows));
+		// A Submit node has one check (an expression for it would leave every check's fields to fill):
+		// its rows are of that check, on either transaction.
+		const check = prng.int(0, SUBMIT_CHECKS.length - 1);
+		const rowsOfOperation =
+			operation === 'verificationSubmit'
+				? submitRows.filter(([scope]) => SUBMIT_SCOPES[scope].check === SUBMIT_CHECKS[check])
+				: allRows;
 		const execution = (manualShare: number) => ({
 			executionMode: prng.weighted<ExecutionMode>({
 				manual: manualShare,
@@ -134,7 +172,24 @@ export function generateHistory(seed: number, length = 8): History {
 			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
 			concurrency: prng.int(1, 3),
 		});
+		if (operation === 'verifyPan') {
+			steps.push(verifyPanStep(prng, panRows, execution(30), credential));
+			continue;
+		}
+		const protection = prng.weighted<Protection>({
+			skipSent: 70,
+			off: 5,
+			sendAgain: 9,
+			recordAsSent: 10,
+			forgetAll: 6,
+		});
+		const oneOff = ONE_OFF.includes(protection);
+		// A person resolves a few rows; a production execution runs a sheet's subset.
+		const rows = prng.subsetInRandomOrder(rowsOfOperation).slice(0, oneOff ? prng.int(1, 3) : 8);
+		if (prng.chance(0.1)) rows.push(prng.pick(rows));
 		const step: Step = {
+			// Profile → Create stays unnamed, as in the histories recorded before the others.
+			...(operation === 'verificationSubmit' ? { operation } : {}),
 			rows,
 			...execution(oneOff ? 70 : 30),
 			protection,
@@ -144,13 +199,55 @@ export function generateHistory(seed: number, length = 8): History {
 			serviceSeed: prng.int(0, 2 ** 31),
 		};
 		if (protection === 'skipSent' && prng.chance(0.2))
-			step.alongside = { rows: prng.subsetInRandomOrder(allRows).slice(0, 8), ...execution(30) };
+			step.alongside = {
+				rows: prng.subsetInRandomOrder(rowsOfOperation).slice(0, 8),
+				...execution(30),
+			};
 		steps.push(step);
 	}
 	return { seed, historySize, steps };
 }
 
-export function describeRow([form, person]: Row): string {
+/**
+ * A Verify PAN step: a subset of the PANs in random order (sometimes one twice), sometimes with a
+ * second execution of other PANs at the same time. It has no Duplicate Protection field; its
+ * `protection` is Off, `duplicateKey` none.
+ */
+function verifyPanStep(
+	prng: Prng,
+	panRows: Row[],
+	execution: Omit<Alongside, 'rows'>,
+	credential: 1 | 2,
+): Step {
+	const rows = prng.subsetInRandomOrder(panRows);
+	if (prng.chance(0.15)) rows.push(prng.pick(rows));
+	const step: Step = {
+		operation: 'verifyPan',
+		rows,
+		...execution,
+		protection: 'off',
+		actInAnyExecution: false,
+		credential,
+		duplicateKey: 'none',
+		serviceSeed: prng.int(0, 2 ** 31),
+	};
+	if (prng.chance(0.15))
+		step.alongside = {
+			rows: prng.subsetInRandomOrder(panRows),
+			executionMode: prng.pick(['webhook', 'trigger'] as const),
+			onError: prng.pick(['stop', 'continue', 'errorOutput'] as const),
+			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
+			concurrency: prng.int(1, 3),
+		};
+	return step;
+}
+
+export function describeRow([form, person]: Row, operation: Operation = 'profileCreate'): string {
+	if (operation === 'verifyPan') return `pan-${person}`;
+	if (operation === 'verificationSubmit') {
+		const { transactionId, check } = SUBMIT_SCOPES[form];
+		return `${transactionId}/${check}/p${person}`;
+	}
 	return `${FORMS[form]}/p${person}`;
 }
 
@@ -164,15 +261,17 @@ export function describeStep(step: Step): string {
 
 function describeExecution(step: Step): string {
 	const tool = step.actInAnyExecution ? `${step.protection}+anyExecution` : step.protection;
+	const operation = operationOf(step);
 	return [
 		`${step.executionMode}`,
-		tool,
+		operation === 'verifyPan' ? 'verifyPan' : tool,
+		...(operation === 'verificationSubmit' ? ['submit'] : []),
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
 		`concurrency=${step.concurrency}`,
 		`cred-${step.credential}`,
 		`key=${step.duplicateKey}`,
-		`rows=[${step.rows.map(describeRow).join(' ')}]`,
+		`rows=[${step.rows.map((row) => describeRow(row, operation)).join(' ')}]`,
 		`service=${step.serviceSeed}`,
 	].join(' ');
 }
