@@ -4,6 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { runActionNode } from '../harness/run-node';
+import { otherProcessWithTransport } from './other-process';
 import { ProtectionModel } from './model';
 import { Prng } from './prng';
 import { brokenPromises } from './promises';
@@ -26,15 +27,22 @@ export interface HistoryOutcome {
 	broken: string[];
 }
 
-/** The parameters of a step's Profile → Create node (version 2). */
-function parametersOf(step: Step, historySize: number | undefined): INodeParameters {
+/** The parameters of a step's Profile → Create node (version 2, or version 1: the same fields). */
+function parametersOf(
+	step: Step,
+	historySize: number | undefined,
+	withoutDateOfBirth = false,
+): INodeParameters {
 	return {
 		resource: 'profile',
 		operation: 'create',
 		formId: '={{ $json.formId }}',
 		name: '={{ $json.name }}',
 		gender: '={{ $json.gender }}',
-		additionalFields: { mobile: '={{ $json.mobile }}', dob: '={{ $json.dob }}' },
+		additionalFields: {
+			mobile: '={{ $json.mobile }}',
+			...(withoutDateOfBirth ? {} : { dob: '={{ $json.dob }}' }),
+		},
 		...(step.duplicateKey === 'none' ? {} : { duplicateKey: `={{ $json.${step.duplicateKey} }}` }),
 		duplicateProtection: step.protection,
 		idFoundAtService: '={{ $json.transactionId }}',
@@ -59,6 +67,17 @@ function rowOf(rowKey: string): Row {
 }
 
 let nodes = 0;
+
+let second: ReturnType<typeof otherProcessWithTransport> | undefined;
+
+/**
+ * The second n8n process, loaded once per jest worker (loading n8n-core again costs about a second);
+ * each history's node is new to it, so nothing of another history is in its memory.
+ */
+function secondProcess() {
+	second ??= otherProcessWithTransport();
+	return second;
+}
 
 const SETTLE_DEADLINE_MS = 30_000;
 
@@ -89,7 +108,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 	const nodeId = `00000000-0000-4000-8000-${(++nodes).toString(16).padStart(12, '0')}`;
 	const nodeRow = `wf-test|n:${nodeId}`;
 	const staticData: IDataObject = {};
-	const restore = service.install();
+	const restore = service.install([secondProcess().transport]);
 	try {
 		for (const [index, step] of history.steps.entries()) {
 			service.beginStep(index, new Prng(step.serviceSeed));
@@ -113,9 +132,9 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			const results = await Promise.all(
 				executions.map(
 					async (execution, which) =>
-						await runActionNode({
+						await (execution.otherProcess ? secondProcess().runActionNode : runActionNode)({
 							items: itemsOf(execution),
-							parameters: parametersOf(execution, history.historySize),
+							parameters: parametersOf(execution, history.historySize, history.withoutDateOfBirth),
 							deduplicationStore: store,
 							mode: execution.executionMode,
 							continueOnFail: ON_ERROR[execution.onError],
@@ -123,7 +142,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 								? { retryOnFail: { maxTries: execution.tries, waitBetweenTries: 1 } }
 								: {}),
 							executionId: executionIds[which],
-							typeVersion: 2,
+							typeVersion: history.typeVersion ?? 2,
 							nodeId,
 							...(executions.length === 1
 								? { onStarted: (stop: () => void) => (service.stopExecution = stop) }

@@ -77,9 +77,17 @@ export interface Step {
 	 * with the step's credential, Duplicate Key and Skip Rows Sent Before.
 	 */
 	alongside?: Alongside;
+	/**
+	 * Whether it runs in a second n8n process (the node's code loaded again, its memory apart, the
+	 * same store); otherwise in the first. Each history's node is new to both.
+	 */
+	otherProcess?: boolean;
 }
 
-export type Alongside = Pick<Step, 'rows' | 'executionMode' | 'onError' | 'tries' | 'concurrency'>;
+export type Alongside = Pick<
+	Step,
+	'rows' | 'executionMode' | 'onError' | 'tries' | 'concurrency' | 'otherProcess'
+>;
 
 /** The executions a step starts: itself, and the one alongside it. */
 export function executionsOf(step: Step): Step[] {
@@ -91,8 +99,18 @@ export interface History {
 	seed: number;
 	/** Duplicate Protection Options → History Size (Rows); undefined: the default (100,000). */
 	historySize?: number;
+	/** The node's version (typeVersion); undefined: 2. */
+	typeVersion?: 1;
+	/** Version 1 only: Date of Birth left unmapped (version 1 sends a row without it). */
+	withoutDateOfBirth?: boolean;
 	steps: Step[];
 }
+
+/**
+ * The seed of the choices added after the first version (node version, other process…), drawn apart
+ * from the first version's, so that a seed keeps the steps it had.
+ */
+const extraSeed = (seed: number) => (seed ^ 0x5bd1e995) >>> 0;
 
 export const isOneOff = (step: Step) => ONE_OFF.includes(step.protection);
 /** Whether the step's one-off tool (or protection) acts: in the editor, or with Act in Any Execution. */
@@ -108,6 +126,8 @@ export function generateHistory(seed: number, length = 8): History {
 	const allRows: Row[] = FORMS.flatMap((_, form) =>
 		PEOPLE.map((__, person) => [form, person] as const),
 	);
+	const extra = new Prng(extraSeed(seed));
+	const version1 = extra.chance(0.25);
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
@@ -145,9 +165,17 @@ export function generateHistory(seed: number, length = 8): History {
 		};
 		if (protection === 'skipSent' && prng.chance(0.2))
 			step.alongside = { rows: prng.subsetInRandomOrder(allRows).slice(0, 8), ...execution(30) };
+		// Another n8n process (queue mode): a step, or the execution alongside it.
+		if (extra.chance(0.15)) step.otherProcess = true;
+		if (step.alongside && extra.chance(0.5)) step.alongside.otherProcess = !step.otherProcess;
 		steps.push(step);
 	}
-	return { seed, historySize, steps };
+	return {
+		seed,
+		historySize,
+		...(version1 ? { typeVersion: 1 as const, withoutDateOfBirth: extra.chance(0.5) } : {}),
+		steps,
+	};
 }
 
 export function describeRow([form, person]: Row): string {
@@ -166,6 +194,7 @@ function describeExecution(step: Step): string {
 	const tool = step.actInAnyExecution ? `${step.protection}+anyExecution` : step.protection;
 	return [
 		`${step.executionMode}`,
+		...(step.otherProcess ? ['in-process-2'] : []),
 		tool,
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
