@@ -78,14 +78,10 @@ export function brokenPromises(observation: StepObservation): string[] {
 		}
 		const identity = ProtectionModel.identity(step, row);
 		const id = json.transactionId === undefined ? undefined : String(json.transactionId);
-		// A try of an earlier execution outputs an item the earlier try had answered "from the earlier
-		// try's answer, with its ID" (docs/duplicate-protection.md, Retry On Fail).
-		const deliveredNow =
-			creations.some(
-				(creation) =>
-					sameRow(creation.row, row) && creation.delivered && creation.transactionId === id,
-			) ||
-			(step.triesAgain === true && id !== undefined && !!model.accepted.get(identity)?.has(id));
+		const deliveredNow = creations.some(
+			(creation) =>
+				sameRow(creation.row, row) && creation.delivered && creation.transactionId === id,
+		);
 		if (json.recordedAsSent === true) {
 			if (id !== observation.personIds[index])
 				broken.push(`recorded ${describeRow(row)} as ${id}, given ${observation.personIds[index]}`);
@@ -124,22 +120,4 @@ export function brokenPromises(observation: StepObservation): string[] {
 			broken.push(`${step.protection} in a ${step.executionMode} execution changed the record`);
 	}
 	return broken;
-}
-
-/**
- * Promise 5 for a try of an earlier step's execution (its ID and input, in the same process or
- * another): a row the earlier try sent is sent again only if the service clearly refused it. `earlier`
- * and `now` are the rows each sent without a clear refusal (a refused row is not in `earlier`).
- */
-export function sentAgainByTry(earlier: Row[], now: Row[]): string[] {
-	return now
-		.filter(
-			(row, index) =>
-				earlier.some((sent) => sameRow(sent, row)) &&
-				now.findIndex((other) => sameRow(other, row)) === index,
-		)
-		.map(
-			(row) =>
-				`a try of an earlier execution sent ${describeRow(row)} again, which that execution had sent without a clear refusal (promise 5)`,
-		);
 }

@@ -7,10 +7,10 @@ import { runActionNode } from '../harness/run-node';
 import { otherProcessWithTransport } from './other-process';
 import { ProtectionModel } from './model';
 import { Prng } from './prng';
-import { brokenPromises, sentAgainByTry } from './promises';
+import { brokenPromises } from './promises';
 import { SimulatedService } from './service';
 import type { History, Row, Step } from './steps';
-import { asRun, describeRow, executionsOf, FORMS, PEOPLE } from './steps';
+import { describeRow, executionsOf, FORMS, PEOPLE } from './steps';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
@@ -110,11 +110,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 	const staticData: IDataObject = {};
 	const restore = service.install([secondProcess().transport]);
 	try {
-		// The ID of each step's first execution (a try of an earlier one runs under its ID), and
-		// the rows each step's first execution sent without a clear refusal.
-		const firstExecutionIds: string[] = [];
-		const sentUnrefused: Row[][] = [];
-		for (const [index, step] of asRun(history.steps).entries()) {
+		for (const [index, step] of history.steps.entries()) {
 			service.beginStep(index, new Prng(step.serviceSeed));
 			const account = CREDENTIALS[step.credential].apiKey as string;
 			// Record Rows as Sent is given the ID the service shows for the row, or one of a candidate
@@ -132,14 +128,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				}));
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const executions = executionsOf(step);
-			const executionIds = executions.map((_, which) =>
-				step.triesAgain && which === 0
-					? firstExecutionIds[index - 1]
-					: `${nodeId}-step-${index}-${which}`,
-			);
-			firstExecutionIds.push(executionIds[0]);
-			// A person's stop ended the earlier try's run, not the execution's later tries.
-			if (step.triesAgain) service.stopped.delete(executionIds[0]);
+			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
 			const results = await Promise.all(
 				executions.map(
 					async (execution, which) =>
@@ -177,8 +166,8 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			// Each request is its execution's step's: a request that left before a stop may reach
 			// the service after n8n ended the execution (the client aborted, the service still acts);
 			// the model never counts it, so it can only make the model expect less.
-			const ofThisStep = ({ executionId, step: during }: { executionId: string; step: number }) =>
-				executionIds.includes(executionId) && during === index;
+			const ofThisStep = ({ executionId }: { executionId: string }) =>
+				executionIds.includes(executionId);
 			const requests = service.requests.filter(ofThisStep).map(withRow);
 			const creations = service.creations.filter(ofThisStep).map(withRow);
 			const broken = executions.flatMap((execution, which) =>
@@ -193,15 +182,6 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
 				}),
 			);
-			sentUnrefused.push(
-				requests
-					.filter(
-						({ executionId, outcome }) => executionId === executionIds[0] && outcome !== 'refuse',
-					)
-					.map(({ row }) => row),
-			);
-			if (step.triesAgain)
-				broken.push(...sentAgainByTry(sentUnrefused[index - 1], sentUnrefused[index]));
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
 			if (service.sentAfterStop.length > 0)
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);

@@ -1,7 +1,7 @@
 import type { HistoryOutcome } from './run';
 import { runHistory } from './run';
 import type { History } from './steps';
-import { asRun, describeStep } from './steps';
+import { describeStep } from './steps';
 
 /** Re-runs a shrunk history must all fail to be kept. */
 export const CONFIRMING_RUNS = 20;
@@ -106,7 +106,7 @@ export function report({ history, outcome, confirmed }: ShrunkFailure): string {
 				? ` (shrunk to ${history.steps.length} steps, failed on ${CONFIRMING_RUNS} of ${CONFIRMING_RUNS} re-runs)`
 				: ' (not shrunk: a shrunk history did not fail on every re-run)'),
 		`History Size: ${history.historySize ?? 'default'}`,
-		...asRun(history.steps).map((step, index) => `  ${index + 1}. ${describeStep(step)}`),
+		...history.steps.map((step, index) => `  ${index + 1}. ${describeStep(step)}`),
 		...outcome.broken.map((broken) => `  broken: ${broken}`),
 		`  replay: ${JSON.stringify(history)}`,
 	].join('\n');

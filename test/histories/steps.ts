@@ -82,12 +82,6 @@ export interface Step {
 	 * same store); otherwise in the first. Each history's node is new to both.
 	 */
 	otherProcess?: boolean;
-	/**
-	 * Another try of the previous step's first execution (its execution ID and its input), as when
-	 * the worker running it is gone and the execution runs again, here or in the other process: it
-	 * runs with the previous step's settings (asRun), only its service seed and process its own.
-	 */
-	triesAgain?: boolean;
 }
 
 export type Alongside = Pick<
@@ -174,10 +168,6 @@ export function generateHistory(seed: number, length = 8): History {
 		// Another n8n process (queue mode): a step, or the execution alongside it.
 		if (extra.chance(0.15)) step.otherProcess = true;
 		if (step.alongside && extra.chance(0.5)) step.alongside.otherProcess = !step.otherProcess;
-		if (index > 0 && extra.chance(0.08)) {
-			step.triesAgain = true;
-			delete step.alongside;
-		}
 		steps.push(step);
 	}
 	return {
@@ -205,7 +195,6 @@ function describeExecution(step: Step): string {
 	return [
 		`${step.executionMode}`,
 		...(step.otherProcess ? ['in-process-2'] : []),
-		...(step.triesAgain ? ['another-try-of-the-step-before'] : []),
 		tool,
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
@@ -215,27 +204,4 @@ function describeExecution(step: Step): string {
 		`rows=[${step.rows.map(describeRow).join(' ')}]`,
 		`service=${step.serviceSeed}`,
 	].join(' ');
-}
-
-/**
- * The steps as they run: a try of an earlier execution takes that execution's input and settings
- * (so that it stays one when shrinking drops the step before it).
- */
-export function asRun(steps: Step[]): Step[] {
-	const run: Step[] = [];
-	for (const [index, step] of steps.entries()) {
-		const earlier = run[index - 1];
-		run.push(
-			step.triesAgain && earlier
-				? {
-						...earlier,
-						alongside: undefined,
-						serviceSeed: step.serviceSeed,
-						otherProcess: step.otherProcess,
-						triesAgain: true,
-					}
-				: { ...step, triesAgain: undefined },
-		);
-	}
-	return run;
 }
