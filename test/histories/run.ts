@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { runActionNode } from '../harness/run-node';
-import { otherProcessWithTransport } from './other-process';
+import { otherProcessWithTransport, triesInTwoProcesses } from './other-process';
 import { ProtectionModel } from './model';
 import { Prng } from './prng';
 import { brokenPromises } from './promises';
@@ -79,6 +79,26 @@ function secondProcess() {
 	return second;
 }
 
+/** The execution IDs whose first try runs in the second process (tries across processes). */
+const firstInSecondProcess = new Set<string>();
+
+/** The node type whose Retry On Fail tries run in the two processes by turns, per node version. */
+const twoProcessTypes = new Map<number, string>();
+
+function twoProcessType(typeVersion: number): string {
+	let name = twoProcessTypes.get(typeVersion);
+	if (!name) {
+		name = triesInTwoProcesses(secondProcess(), typeVersion, (executionId) =>
+			firstInSecondProcess.has(executionId) ? 1 : 0,
+		);
+		twoProcessTypes.set(typeVersion, name);
+	}
+	return name;
+}
+
+const acrossProcesses = (execution: Step) =>
+	execution.tries > 1 && execution.triesAcrossProcesses === true;
+
 const SETTLE_DEADLINE_MS = 30_000;
 
 /**
@@ -129,10 +149,22 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const executions = executionsOf(step);
 			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
+			executions.forEach((execution, which) => {
+				if (acrossProcesses(execution) && execution.otherProcess)
+					firstInSecondProcess.add(executionIds[which]);
+			});
 			const results = await Promise.all(
 				executions.map(
 					async (execution, which) =>
-						await (execution.otherProcess ? secondProcess().runActionNode : runActionNode)({
+						// Tries across processes: n8n's run in the first process, the node's tries by turns.
+						await (
+							execution.otherProcess && !acrossProcesses(execution)
+								? secondProcess().runActionNode
+								: runActionNode
+						)({
+							...(acrossProcesses(execution)
+								? { nodeType: twoProcessType(history.typeVersion ?? 2) }
+								: {}),
 							items: itemsOf(execution),
 							parameters: parametersOf(execution, history.historySize, history.withoutDateOfBirth),
 							deduplicationStore: store,

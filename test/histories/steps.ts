@@ -82,6 +82,11 @@ export interface Step {
 	 * same store); otherwise in the first. Each history's node is new to both.
 	 */
 	otherProcess?: boolean;
+	/**
+	 * Retry On Fail's tries run in the two processes by turns (the first in the step's process),
+	 * within n8n's one run of the execution: promise 5, a try in another process stops before sending.
+	 */
+	triesAcrossProcesses?: boolean;
 }
 
 export type Alongside = Pick<
@@ -168,6 +173,7 @@ export function generateHistory(seed: number, length = 8): History {
 		// Another n8n process (queue mode): a step, or the execution alongside it.
 		if (extra.chance(0.15)) step.otherProcess = true;
 		if (step.alongside && extra.chance(0.5)) step.alongside.otherProcess = !step.otherProcess;
+		if (step.tries > 1 && extra.chance(0.4)) step.triesAcrossProcesses = true;
 		steps.push(step);
 	}
 	return {
@@ -198,6 +204,7 @@ function describeExecution(step: Step): string {
 		tool,
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
+		...(step.tries > 1 && step.triesAcrossProcesses ? ['tries-in-both-processes'] : []),
 		`concurrency=${step.concurrency}`,
 		`cred-${step.credential}`,
 		`key=${step.duplicateKey}`,
