@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import type { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import type * as transport from '../../nodes/shared/transport';
 import { addNodeType } from '../harness/environment';
 import type { runActionNode } from '../harness/run-node';
@@ -14,6 +15,8 @@ export interface OtherProcess {
 	transport: typeof transport;
 	/** Its copy of the node. */
 	node: CandidateVerification;
+	/** Its copy of the lock's timings (the stuck time a history sets). */
+	lockTiming: typeof lockTiming;
 }
 
 /**
@@ -31,6 +34,11 @@ export function otherProcessWithTransport(): OtherProcess {
 			node: new (
 				require('../../nodes/CandidateVerification/CandidateVerification.node') as NodeModule
 			).CandidateVerification(),
+			lockTiming: (
+				require('../../nodes/CandidateVerification/engine/duplicateProtection/lock') as {
+					lockTiming: typeof lockTiming;
+				}
+			).lockTiming,
 		};
 		/* eslint-enable @typescript-eslint/no-require-imports */
 	});

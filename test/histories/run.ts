@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { runActionNode } from '../harness/run-node';
 import { otherProcessWithTransport, triesInTwoProcesses } from './other-process';
@@ -10,7 +12,7 @@ import { Prng } from './prng';
 import { brokenPromises } from './promises';
 import { SimulatedService } from './service';
 import type { History, Row, Step } from './steps';
-import { describeRow, executionsOf, FORMS, PEOPLE } from './steps';
+import { acts, describeRow, executionsOf, FORMS, PEOPLE } from './steps';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- a made-up key for a fake service
 const SECOND_ACCOUNT_KEY = 'second-account-key-7d1e';
@@ -96,6 +98,32 @@ function twoProcessType(typeVersion: number): string {
 	return name;
 }
 
+/** The lock's value as n8n's store keeps it (an MD5), in the workflow's row (the lock tests' way). */
+const LOCK_HASH = createHash('md5')
+	.update('n8n-nodes-candidate-verification:record-lock')
+	.digest('base64');
+const WORKFLOW_ROW = 'wf-test|';
+
+/** A worker gone inside a hold: the lock stays in the store, as its process left it. */
+function leaveLock(store: DeduplicationStore): void {
+	const values = store.rows.get(WORKFLOW_ROW) ?? [];
+	if (!values.includes(LOCK_HASH)) store.rows.set(WORKFLOW_ROW, [...values, LOCK_HASH]);
+}
+
+const lockIsHeld = (store: DeduplicationStore) =>
+	store.rows.get(WORKFLOW_ROW)?.includes(LOCK_HASH) === true;
+
+const DEFAULT_STUCK_MS = lockTiming.stuckMs;
+
+/** The lock's stuck time in both processes: the history's while a gone worker's lock is held. */
+function setStuckMs(stuckMs: number): void {
+	lockTiming.stuckMs = stuckMs;
+	secondProcess().lockTiming.stuckMs = stuckMs;
+}
+
+/** Whether a step's run takes the lock (every mode but Off and Release Stuck Lock records or clears). */
+const needsLock = (step: Step) => step.protection !== 'off' && step.protection !== 'releaseLock';
+
 const acrossProcesses = (execution: Step) =>
 	execution.tries > 1 && execution.triesAcrossProcesses === true;
 
@@ -146,6 +174,9 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					// The column a person fills in to record rows as sent.
 					...(execution.protection === 'recordAsSent' ? { transactionId: personIds[item] } : {}),
 				}));
+			// A gone worker's lock: runs that take it stop as stuck after the history's stuck time.
+			const lockWasHeld = lockIsHeld(store);
+			setStuckMs(lockWasHeld ? (history.lockStuckMs ?? 40) : DEFAULT_STUCK_MS);
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const executions = executionsOf(step);
 			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
@@ -214,6 +245,23 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					recordUnchanged: JSON.stringify(store.valuesOf(nodeRow)) === before,
 				}),
 			);
+			// Promise 9: a lock held past the stuck time stops each run that needs it, sending nothing.
+			if (lockWasHeld && needsLock(step)) {
+				if (requests.length > 0)
+					broken.push(
+						`${step.protection} sent ${requests.length} request(s) while a gone worker held the lock (promise 9)`,
+					);
+				if (JSON.stringify(store.valuesOf(nodeRow)) !== before)
+					broken.push(`${step.protection} changed the record while a gone worker held the lock`);
+			}
+			// Promise 4: Release Stuck Lock acts only where a person chose it.
+			const released = !lockIsHeld(store);
+			if (step.protection === 'releaseLock' && lockWasHeld && released !== acts(step))
+				broken.push(
+					released
+						? `Release Stuck Lock in a ${step.executionMode} execution released the lock (promise 4)`
+						: 'Release Stuck Lock in the editor (or with Act in Any Execution) left the lock held',
+				);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
 			if (service.sentAfterStop.length > 0)
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
@@ -222,17 +270,21 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
-			model.afterStep(
-				step,
-				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),
-				creations
-					.filter((creation) => creation.delivered)
-					.map(({ row, transactionId }) => ({ row, id: transactionId })),
-				step.rows.map((row, item) => ({ row, id: personIds[item] })),
-			);
+			if (step.workerGone) leaveLock(store);
+			// Under a gone worker's lock a run that needs it changed nothing (checked above).
+			if (!(lockWasHeld && needsLock(step)))
+				model.afterStep(
+					step,
+					requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),
+					creations
+						.filter((creation) => creation.delivered)
+						.map(({ row, transactionId }) => ({ row, id: transactionId })),
+					step.rows.map((row, item) => ({ row, id: personIds[item] })),
+				);
 		}
 		return { broken: [] };
 	} finally {
+		setStuckMs(DEFAULT_STUCK_MS);
 		restore();
 	}
 }

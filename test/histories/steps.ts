@@ -48,8 +48,19 @@ export const PEOPLE = [
 	},
 ] as const;
 
-export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
-export const ONE_OFF: readonly Protection[] = ['sendAgain', 'recordAsSent', 'forgetAll'];
+export type Protection =
+	| 'skipSent'
+	| 'off'
+	| 'sendAgain'
+	| 'recordAsSent'
+	| 'forgetAll'
+	| 'releaseLock';
+export const ONE_OFF: readonly Protection[] = [
+	'sendAgain',
+	'recordAsSent',
+	'forgetAll',
+	'releaseLock',
+];
 export type ExecutionMode = 'manual' | 'webhook' | 'trigger' | 'retry';
 export type OnError = 'stop' | 'continue' | 'errorOutput';
 export type DuplicateKey = 'none' | 'employeeId' | 'email';
@@ -87,6 +98,11 @@ export interface Step {
 	 * within n8n's one run of the execution: promise 5, a try in another process stops before sending.
 	 */
 	triesAcrossProcesses?: boolean;
+	/**
+	 * The worker is gone while it holds the lock: after the step's executions end, the lock is left
+	 * in the store (as when the process died inside a hold) until Release Stuck Lock acts.
+	 */
+	workerGone?: boolean;
 }
 
 export type Alongside = Pick<
@@ -108,6 +124,8 @@ export interface History {
 	typeVersion?: 1;
 	/** Version 1 only: Date of Birth left unmapped (version 1 sends a row without it). */
 	withoutDateOfBirth?: boolean;
+	/** The lock's stuck time (lockTiming.stuckMs) while a gone worker's lock is held, from the seed. */
+	lockStuckMs?: number;
 	steps: Step[];
 }
 
@@ -133,11 +151,13 @@ export function generateHistory(seed: number, length = 8): History {
 	);
 	const extra = new Prng(extraSeed(seed));
 	const version1 = extra.chance(0.25);
+	const lockStuckMs = extra.int(20, 60);
+	let lockLeft = false;
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
 		if (prng.chance(0.06)) duplicateKey = prng.pick(['none', 'employeeId', 'email'] as const);
-		const protection = prng.weighted<Protection>({
+		const protection = prng.weighted<Exclude<Protection, 'releaseLock'>>({
 			skipSent: 70,
 			off: 5,
 			sendAgain: 9,
@@ -174,12 +194,23 @@ export function generateHistory(seed: number, length = 8): History {
 		if (extra.chance(0.15)) step.otherProcess = true;
 		if (step.alongside && extra.chance(0.5)) step.alongside.otherProcess = !step.otherProcess;
 		if (step.tries > 1 && extra.chance(0.4)) step.triesAcrossProcesses = true;
+		// A worker gone while holding the lock; later, a person (or a production run) releasing it.
+		if (lockLeft && extra.chance(0.35)) {
+			step.protection = 'releaseLock';
+			step.rows = step.rows.slice(0, 1);
+			delete step.alongside;
+			lockLeft = !acts(step);
+		} else if (step.protection === 'skipSent' && extra.chance(0.06)) {
+			step.workerGone = true;
+			lockLeft = true;
+		}
 		steps.push(step);
 	}
 	return {
 		seed,
 		historySize,
 		...(version1 ? { typeVersion: 1 as const, withoutDateOfBirth: extra.chance(0.5) } : {}),
+		...(steps.some((step) => step.workerGone) ? { lockStuckMs } : {}),
 		steps,
 	};
 }
@@ -205,6 +236,7 @@ function describeExecution(step: Step): string {
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
 		...(step.tries > 1 && step.triesAcrossProcesses ? ['tries-in-both-processes'] : []),
+		...(step.workerGone ? ['then-worker-gone-holding-the-lock'] : []),
 		`concurrency=${step.concurrency}`,
 		`cred-${step.credential}`,
 		`key=${step.duplicateKey}`,
