@@ -67,8 +67,10 @@ export function brokenPromises(observation: StepObservation): string[] {
 
 	// 3: no row is output as sent unless the service accepted it (and n8n saw the answer) or a
 	// person recorded it; an ID output is the one the service gave or the person recorded.
-	// Forget All passes its input through.
-	const outputs = step.protection === 'forgetAll' && acts(step) ? [] : result.items;
+	// Forget All and Release Stuck Lock pass their input through.
+	const passesThrough = step.protection === 'forgetAll' || step.protection === 'releaseLock';
+	// A node that threw under On Error → Continue: n8n passes the input items through (no output of the node's).
+	const outputs = (passesThrough && acts(step)) || result.error !== undefined ? [] : result.items;
 	outputs.forEach((item) => {
 		const json = item.json as IDataObject;
 		if (json.error !== undefined) return;

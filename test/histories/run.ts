@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { runActionNode } from '../harness/run-node';
+import { otherProcessWithTransport, triesInTwoProcesses } from './other-process';
 import { ProtectionModel } from './model';
 import { Prng } from './prng';
 import { brokenBilledPromises } from './billed';
@@ -11,6 +14,7 @@ import { brokenPromises } from './promises';
 import { SimulatedService, SUBMIT_FORM } from './service';
 import type { History, Row, Step } from './steps';
 import {
+	acts,
 	describeRow,
 	executionsOf,
 	FORMS,
@@ -35,8 +39,15 @@ export interface HistoryOutcome {
 	broken: string[];
 }
 
-/** The parameters of a step's Profile → Create node (version 2), or its Verify PAN node. */
-function parametersOf(step: Step, historySize: number | undefined): INodeParameters {
+/**
+ * The parameters of a step's Profile → Create node (version 2, or version 1: the same fields), its
+ * Submit node or its Verify PAN node.
+ */
+function parametersOf(
+	step: Step,
+	historySize: number | undefined,
+	withoutDateOfBirth = false,
+): INodeParameters {
 	if (operationOf(step) === 'verifyPan')
 		return {
 			resource: 'instantKyc',
@@ -60,7 +71,10 @@ function parametersOf(step: Step, historySize: number | undefined): INodeParamet
 					formId: '={{ $json.formId }}',
 					name: '={{ $json.name }}',
 					gender: '={{ $json.gender }}',
-					additionalFields: { mobile: '={{ $json.mobile }}', dob: '={{ $json.dob }}' },
+					additionalFields: {
+						mobile: '={{ $json.mobile }}',
+						...(withoutDateOfBirth ? {} : { dob: '={{ $json.dob }}' }),
+					},
 				};
 	return {
 		...operation,
@@ -118,6 +132,63 @@ function submitItem([scope, person]: Row): IDataObject {
 
 let nodes = 0;
 
+let second: ReturnType<typeof otherProcessWithTransport> | undefined;
+
+/**
+ * The second n8n process, loaded once per jest worker (loading n8n-core again costs about a second);
+ * each history's node is new to it, so nothing of another history is in its memory.
+ */
+function secondProcess() {
+	second ??= otherProcessWithTransport();
+	return second;
+}
+
+/** The execution IDs whose first try runs in the second process (tries across processes). */
+const firstInSecondProcess = new Set<string>();
+
+/** The node type whose Retry On Fail tries run in the two processes by turns, per node version. */
+const twoProcessTypes = new Map<number, string>();
+
+function twoProcessType(typeVersion: number): string {
+	let name = twoProcessTypes.get(typeVersion);
+	if (!name) {
+		name = triesInTwoProcesses(secondProcess(), typeVersion, (executionId) =>
+			firstInSecondProcess.has(executionId) ? 1 : 0,
+		);
+		twoProcessTypes.set(typeVersion, name);
+	}
+	return name;
+}
+
+/** The lock's value as n8n's store keeps it (an MD5), in the workflow's row (the lock tests' way). */
+const LOCK_HASH = createHash('md5')
+	.update('n8n-nodes-candidate-verification:record-lock')
+	.digest('base64');
+const WORKFLOW_ROW = 'wf-test|';
+
+/** A worker gone inside a hold: the lock stays in the store, as its process left it. */
+function leaveLock(store: DeduplicationStore): void {
+	const values = store.rows.get(WORKFLOW_ROW) ?? [];
+	if (!values.includes(LOCK_HASH)) store.rows.set(WORKFLOW_ROW, [...values, LOCK_HASH]);
+}
+
+const lockIsHeld = (store: DeduplicationStore) =>
+	store.rows.get(WORKFLOW_ROW)?.includes(LOCK_HASH) === true;
+
+const DEFAULT_STUCK_MS = lockTiming.stuckMs;
+
+/** The lock's stuck time in both processes: the history's while a gone worker's lock is held. */
+function setStuckMs(stuckMs: number): void {
+	lockTiming.stuckMs = stuckMs;
+	secondProcess().lockTiming.stuckMs = stuckMs;
+}
+
+/** Whether a step's run takes the lock (every mode but Off and Release Stuck Lock records or clears). */
+const needsLock = (step: Step) => step.protection !== 'off' && step.protection !== 'releaseLock';
+
+const acrossProcesses = (execution: Step) =>
+	execution.tries > 1 && execution.triesAcrossProcesses === true;
+
 const SETTLE_DEADLINE_MS = 30_000;
 
 /**
@@ -147,7 +218,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 	const nodeId = `00000000-0000-4000-8000-${(++nodes).toString(16).padStart(12, '0')}`;
 	const nodeRow = `wf-test|n:${nodeId}`;
 	const staticData: IDataObject = {};
-	const restore = service.install();
+	const restore = service.install([secondProcess().transport]);
 	try {
 		for (const [index, step] of history.steps.entries()) {
 			service.beginStep(index, new Prng(step.serviceSeed));
@@ -175,15 +246,30 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 										: {}),
 								},
 				);
+			// A gone worker's lock: runs that take it stop as stuck after the history's stuck time.
+			const lockWasHeld = lockIsHeld(store);
+			setStuckMs(lockWasHeld ? (history.lockStuckMs ?? 40) : DEFAULT_STUCK_MS);
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			const executions = executionsOf(step);
 			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
+			executions.forEach((execution, which) => {
+				if (acrossProcesses(execution) && execution.otherProcess)
+					firstInSecondProcess.add(executionIds[which]);
+			});
 			const results = await Promise.all(
 				executions.map(
 					async (execution, which) =>
-						await runActionNode({
+						// Tries across processes: n8n's run in the first process, the node's tries by turns.
+						await (
+							execution.otherProcess && !acrossProcesses(execution)
+								? secondProcess().runActionNode
+								: runActionNode
+						)({
+							...(acrossProcesses(execution)
+								? { nodeType: twoProcessType(history.typeVersion ?? 2) }
+								: {}),
 							items: itemsOf(execution),
-							parameters: parametersOf(execution, history.historySize),
+							parameters: parametersOf(execution, history.historySize, history.withoutDateOfBirth),
 							deduplicationStore: store,
 							mode: execution.executionMode,
 							continueOnFail: ON_ERROR[execution.onError],
@@ -191,7 +277,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 								? { retryOnFail: { maxTries: execution.tries, waitBetweenTries: 1 } }
 								: {}),
 							executionId: executionIds[which],
-							typeVersion: 2,
+							typeVersion: history.typeVersion ?? 2,
 							nodeId,
 							...(executions.length === 1
 								? { onStarted: (stop: () => void) => (service.stopExecution = stop) }
@@ -246,6 +332,23 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 							stoppedByPerson: service.stopped.has(executionIds[which]),
 						}),
 					);
+			// Promise 9: a lock held past the stuck time stops each run that needs it, sending nothing.
+			if (lockWasHeld && needsLock(step)) {
+				if (requests.length > 0)
+					broken.push(
+						`${step.protection} sent ${requests.length} request(s) while a gone worker held the lock (promise 9)`,
+					);
+				if (JSON.stringify(store.valuesOf(nodeRow)) !== before)
+					broken.push(`${step.protection} changed the record while a gone worker held the lock`);
+			}
+			// Promise 4: Release Stuck Lock acts only where a person chose it.
+			const released = !lockIsHeld(store);
+			if (step.protection === 'releaseLock' && lockWasHeld && released !== acts(step))
+				broken.push(
+					released
+						? `Release Stuck Lock in a ${step.executionMode} execution released the lock (promise 4)`
+						: 'Release Stuck Lock in the editor (or with Act in Any Execution) left the lock held',
+				);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
 			if (service.sentAfterStop.length > 0)
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
@@ -258,8 +361,10 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
-			// Verify PAN records nothing: the model of the protected rows stays as it was.
-			if (verifiesPan) continue;
+			if (step.workerGone) leaveLock(store);
+			// Verify PAN records nothing: the model of the protected rows stays as it was. Under a
+			// gone worker's lock a run that needs it changed nothing (checked above).
+			if (verifiesPan || (lockWasHeld && needsLock(step))) continue;
 			model.afterStep(
 				step,
 				requests.map(({ row, outcome }) => ({ row, refused: outcome === 'refuse' })),
@@ -271,6 +376,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 		}
 		return { broken: [] };
 	} finally {
+		setStuckMs(DEFAULT_STUCK_MS);
 		restore();
 	}
 }

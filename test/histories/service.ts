@@ -197,8 +197,11 @@ export class SimulatedService {
 				];
 	}
 
-	/** Installs the service (nock) and the per-request outcome (a spy on the transport); returns the undo. */
-	install(): () => void {
+	/**
+	 * Installs the service (nock) and the per-request outcome (a spy on the transport, and on each of
+	 * `otherTransports`: the copies other processes loaded); returns the undo.
+	 */
+	install(otherTransports: Array<typeof transport> = []): () => void {
 		const scope = nock(TEST_BASE_URL).persist();
 		const answer = this.answer.bind(this);
 		for (const path of [CREATE_PATH, SUBMIT_PATH])
@@ -250,7 +253,19 @@ export class SimulatedService {
 				throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ETIMEDOUT' });
 			return answered;
 		});
+		// Another process's copy sends through this one (the transport keeps no state), so that the
+		// service decides its requests' outcomes too.
+		const others = otherTransports.map((other) =>
+			jest.spyOn(other, 'sendWithCredential').mockImplementation(async function (
+				this: unknown,
+				options,
+				credentials,
+			) {
+				return await transport.sendWithCredential.call(this as never, options, credentials);
+			}),
+		);
 		return () => {
+			for (const other of others) other.mockRestore();
 			spy.mockRestore();
 			scope.persist(false);
 			nock.cleanAll();

@@ -77,8 +77,19 @@ export const SUBMIT_SCOPES = SUBMIT_TRANSACTIONS.flatMap((transactionId) =>
  */
 export type Operation = 'profileCreate' | 'verifyPan' | 'verificationSubmit';
 
-export type Protection = 'skipSent' | 'off' | 'sendAgain' | 'recordAsSent' | 'forgetAll';
-export const ONE_OFF: readonly Protection[] = ['sendAgain', 'recordAsSent', 'forgetAll'];
+export type Protection =
+	| 'skipSent'
+	| 'off'
+	| 'sendAgain'
+	| 'recordAsSent'
+	| 'forgetAll'
+	| 'releaseLock';
+export const ONE_OFF: readonly Protection[] = [
+	'sendAgain',
+	'recordAsSent',
+	'forgetAll',
+	'releaseLock',
+];
 export type ExecutionMode = 'manual' | 'webhook' | 'trigger' | 'retry';
 export type OnError = 'stop' | 'continue' | 'errorOutput';
 export type DuplicateKey = 'none' | 'employeeId' | 'email';
@@ -108,9 +119,27 @@ export interface Step {
 	 * with the step's credential, Duplicate Key and Skip Rows Sent Before.
 	 */
 	alongside?: Alongside;
+	/**
+	 * Whether it runs in a second n8n process (the node's code loaded again, its memory apart, the
+	 * same store); otherwise in the first. Each history's node is new to both.
+	 */
+	otherProcess?: boolean;
+	/**
+	 * Retry On Fail's tries run in the two processes by turns (the first in the step's process),
+	 * within n8n's one run of the execution: promise 5, a try in another process stops before sending.
+	 */
+	triesAcrossProcesses?: boolean;
+	/**
+	 * The worker is gone while it holds the lock: after the step's executions end, the lock is left
+	 * in the store (as when the process died inside a hold) until Release Stuck Lock acts.
+	 */
+	workerGone?: boolean;
 }
 
-export type Alongside = Pick<Step, 'rows' | 'executionMode' | 'onError' | 'tries' | 'concurrency'>;
+export type Alongside = Pick<
+	Step,
+	'rows' | 'executionMode' | 'onError' | 'tries' | 'concurrency' | 'otherProcess'
+>;
 
 /** The executions a step starts: itself, and the one alongside it. */
 export function executionsOf(step: Step): Step[] {
@@ -122,8 +151,20 @@ export interface History {
 	seed: number;
 	/** Duplicate Protection Options → History Size (Rows); undefined: the default (100,000). */
 	historySize?: number;
+	/** The node's version (typeVersion); undefined: 2. */
+	typeVersion?: 1;
+	/** Version 1 only: Date of Birth left unmapped (version 1 sends a row without it). */
+	withoutDateOfBirth?: boolean;
+	/** The lock's stuck time (lockTiming.stuckMs) while a gone worker's lock is held, from the seed. */
+	lockStuckMs?: number;
 	steps: Step[];
 }
+
+/**
+ * The seed of the choices added after the first version (node version, other process…), drawn apart
+ * from the first version's, so that a seed keeps the steps it had.
+ */
+const extraSeed = (seed: number) => (seed ^ 0x5bd1e995) >>> 0;
 
 export const operationOf = (step: Pick<Step, 'operation'>): Operation =>
 	step.operation ?? 'profileCreate';
@@ -145,6 +186,10 @@ export function generateHistory(seed: number, length = 8): History {
 	const submitRows: Row[] = SUBMIT_SCOPES.flatMap((_, scope) =>
 		PEOPLE.map((__, person) => [scope, person] as const),
 	);
+	const extra = new Prng(extraSeed(seed));
+	const version1 = extra.chance(0.25);
+	const lockStuckMs = extra.int(20, 60);
+	let lockLeft = false;
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
@@ -172,40 +217,73 @@ export function generateHistory(seed: number, length = 8): History {
 			tries: prng.chance(0.3) ? prng.int(2, 4) : 1,
 			concurrency: prng.int(1, 3),
 		});
-		if (operation === 'verifyPan') {
-			steps.push(verifyPanStep(prng, panRows, execution(30), credential));
-			continue;
+		const step =
+			operation === 'verifyPan'
+				? verifyPanStep(prng, panRows, execution(30), credential)
+				: protectedStep(prng, operation, rowsOfOperation, execution, credential, duplicateKey);
+		// Another n8n process (queue mode): a step, or the execution alongside it.
+		if (extra.chance(0.15)) step.otherProcess = true;
+		if (step.alongside && extra.chance(0.5)) step.alongside.otherProcess = !step.otherProcess;
+		if (step.tries > 1 && extra.chance(0.4)) step.triesAcrossProcesses = true;
+		// A worker gone while holding the lock; later, a person (or a production run) releasing it.
+		// Verify PAN takes no lock.
+		if (operation !== 'verifyPan' && lockLeft && extra.chance(0.35)) {
+			step.protection = 'releaseLock';
+			step.rows = step.rows.slice(0, 1);
+			delete step.alongside;
+			lockLeft = !acts(step);
+		} else if (operation !== 'verifyPan' && step.protection === 'skipSent' && extra.chance(0.06)) {
+			step.workerGone = true;
+			lockLeft = true;
 		}
-		const protection = prng.weighted<Protection>({
-			skipSent: 70,
-			off: 5,
-			sendAgain: 9,
-			recordAsSent: 10,
-			forgetAll: 6,
-		});
-		const oneOff = ONE_OFF.includes(protection);
-		// A person resolves a few rows; a production execution runs a sheet's subset.
-		const rows = prng.subsetInRandomOrder(rowsOfOperation).slice(0, oneOff ? prng.int(1, 3) : 8);
-		if (prng.chance(0.1)) rows.push(prng.pick(rows));
-		const step: Step = {
-			// Profile → Create stays unnamed, as in the histories recorded before the others.
-			...(operation === 'verificationSubmit' ? { operation } : {}),
-			rows,
-			...execution(oneOff ? 70 : 30),
-			protection,
-			actInAnyExecution: oneOff && prng.chance(0.15),
-			credential,
-			duplicateKey,
-			serviceSeed: prng.int(0, 2 ** 31),
-		};
-		if (protection === 'skipSent' && prng.chance(0.2))
-			step.alongside = {
-				rows: prng.subsetInRandomOrder(rowsOfOperation).slice(0, 8),
-				...execution(30),
-			};
 		steps.push(step);
 	}
-	return { seed, historySize, steps };
+	return {
+		seed,
+		historySize,
+		...(version1 ? { typeVersion: 1 as const, withoutDateOfBirth: extra.chance(0.5) } : {}),
+		...(steps.some((step) => step.workerGone) ? { lockStuckMs } : {}),
+		steps,
+	};
+}
+
+/** A step of a protected operation (Profile → Create, Submit), drawn from the history's prng. */
+function protectedStep(
+	prng: Prng,
+	operation: Exclude<Operation, 'verifyPan'>,
+	rowsOfOperation: Row[],
+	execution: (manualShare: number) => Omit<Alongside, 'rows'>,
+	credential: 1 | 2,
+	duplicateKey: DuplicateKey,
+): Step {
+	const protection = prng.weighted<Exclude<Protection, 'releaseLock'>>({
+		skipSent: 70,
+		off: 5,
+		sendAgain: 9,
+		recordAsSent: 10,
+		forgetAll: 6,
+	});
+	const oneOff = ONE_OFF.includes(protection);
+	// A person resolves a few rows; a production execution runs a sheet's subset.
+	const rows = prng.subsetInRandomOrder(rowsOfOperation).slice(0, oneOff ? prng.int(1, 3) : 8);
+	if (prng.chance(0.1)) rows.push(prng.pick(rows));
+	const step: Step = {
+		// Profile → Create stays unnamed, as in the histories recorded before the others.
+		...(operation === 'verificationSubmit' ? { operation } : {}),
+		rows,
+		...execution(oneOff ? 70 : 30),
+		protection,
+		actInAnyExecution: oneOff && prng.chance(0.15),
+		credential,
+		duplicateKey,
+		serviceSeed: prng.int(0, 2 ** 31),
+	};
+	if (protection === 'skipSent' && prng.chance(0.2))
+		step.alongside = {
+			rows: prng.subsetInRandomOrder(rowsOfOperation).slice(0, 8),
+			...execution(30),
+		};
+	return step;
 }
 
 /**
@@ -264,10 +342,13 @@ function describeExecution(step: Step): string {
 	const operation = operationOf(step);
 	return [
 		`${step.executionMode}`,
+		...(step.otherProcess ? ['in-process-2'] : []),
 		operation === 'verifyPan' ? 'verifyPan' : tool,
 		...(operation === 'verificationSubmit' ? ['submit'] : []),
 		`onError=${step.onError}`,
 		step.tries > 1 ? `retryOnFail×${step.tries}` : 'noRetry',
+		...(step.tries > 1 && step.triesAcrossProcesses ? ['tries-in-both-processes'] : []),
+		...(step.workerGone ? ['then-worker-gone-holding-the-lock'] : []),
 		`concurrency=${step.concurrency}`,
 		`cred-${step.credential}`,
 		`key=${step.duplicateKey}`,
