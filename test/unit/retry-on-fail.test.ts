@@ -12,6 +12,7 @@ import { kycSummary } from '../../nodes/CandidateVerification/actions/instantKyc
 import * as protectionSays from '../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import {
 	acceptedBeforeStop,
+	answeredBeforeStop,
 	earlierTryNotKept,
 	howToSendTheRest,
 	LOST_ANSWER_ADVICE,
@@ -436,7 +437,7 @@ describe('What the memory rests on beyond n8n’s interfaces: a broken assumptio
 		return name;
 	}
 
-	it('the next try in another process (Duplicate Protection Off): nothing is sent, the error names the items the earlier try settled', async () => {
+	it('the next try in another process (Duplicate Protection Off): nothing is sent, the error names the items the earlier try settled and the ID the service gave', async () => {
 		const { sent } = serviceFor(profile, [1]);
 
 		const result = await runActionNode({
@@ -453,7 +454,41 @@ describe('What the memory rests on beyond n8n’s interfaces: a broken assumptio
 		expect([0, 1, 2].map(sent)).toEqual([1, 1, 0]);
 		const { message, description } = earlierTryNotKept({ answered: [0], lost: [1] });
 		expect(result.error?.message).toBe(message);
-		expect(result.error?.description).toBe(description);
+		// n8n shows only this try's error: the ID the earlier try's error gave is not lost.
+		expect(result.error?.description).toBe(`${description}\n${acceptedBeforeStop([[0, 'TXN-0']])}`);
+	});
+
+	it('Verify PAN, the next try in another process: nothing is called, and the error gives the answer the earlier try bought', async () => {
+		const { scope, requests } = mockService();
+		const pans = ['ABCDE1000F', 'ABCDE1001F'];
+		scope
+			.post(`${V}/verifications/pan`)
+			.times(4)
+			.reply((_uri, body, answer) => {
+				const { pan } = body as IDataObject;
+				if (pan === pans[1]) answer(reset(), undefined as never);
+				else
+					answer(null, [200, success({ fullName: `NAME ${String(pan)}`, pan, status: 'VALID' })]);
+			});
+
+		const result = await runActionNode({
+			items: pans.map((pan) => ({ pan })),
+			parameters: {
+				resource: 'instantKyc',
+				operation: 'verifyPan',
+				pan: '={{ $json.pan }}',
+				requestOptions: { maxConcurrentRequests: 1 },
+			},
+			retryOnFail: { maxTries: 2 },
+			nodeType: triesInTwoProcesses(),
+		});
+
+		expect(requests.map(({ body }) => (body as IDataObject).pan)).toEqual(pans);
+		const { message, description } = earlierTryNotKept({ answered: [0], lost: [1] });
+		expect(result.error?.message).toBe(message);
+		expect(result.error?.description).toBe(
+			`${description}\n${answeredBeforeStop([[0, { valid: true, reason: 'Success', name: `NAME ${pans[0]}` }]])}`,
+		);
 	});
 
 	it('a run n8n gives no execution ID, with Retry On Fail on: nothing is sent', async () => {

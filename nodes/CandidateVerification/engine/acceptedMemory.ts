@@ -1,6 +1,7 @@
 import type { IContextObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { AcceptedFacts } from './messages';
 import * as say from './messages';
 
 /** How long the outputs of a failed try wait for n8n's next try (Retry On Fail waits at most 5 s). */
@@ -21,8 +22,12 @@ interface FailedRun {
 	lost: Set<number>;
 }
 
-/** The mark a failed try leaves in the execution: which run of the node, and what it settled. */
-interface TryMark {
+/**
+ * The mark a failed try leaves in the execution: which run of the node, what it settled, and what
+ * the service accepted (created IDs, billed answers' summaries), so a try that cannot see this
+ * process's memory still names them.
+ */
+interface TryMark extends Partial<AcceptedFacts> {
 	executionId: string;
 	runIndex: number;
 	answered: number[];
@@ -138,7 +143,7 @@ export class AcceptedMemory {
 	}
 
 	/** After a failed try: keep what was accepted (and what got no clear answer) for the next one. */
-	keep(accepted: Map<number, AcceptedItem>, lost: number[] = []): void {
+	keep(accepted: Map<number, AcceptedItem>, lost: number[] = [], facts?: AcceptedFacts): void {
 		if (!this.run) return;
 		if (accepted.size === 0 && lost.length === 0) {
 			this.clear();
@@ -159,6 +164,7 @@ export class AcceptedMemory {
 				runIndex,
 				answered,
 				lost: [...lost].sort((a, b) => a - b),
+				...facts,
 			};
 			this.nodeContext[MARK] = mark;
 		}

@@ -43,6 +43,20 @@ export function acceptedBeforeStop(accepted: Array<[itemIndex: number, id: unkno
 	return `Already accepted by the service (not lost, do not send them again): ${list.join(', ')}`;
 }
 
+/** What the service accepted in a run, per item: created IDs, billed answers' summaries. */
+export interface AcceptedFacts {
+	ids: Array<[itemIndex: number, id: unknown]>;
+	answers: Array<[itemIndex: number, summary: IDataObject]>;
+}
+
+/** The lines of an error that name what the service accepted (none when it accepted nothing). */
+export function acceptedLines({ ids, answers }: AcceptedFacts): string[] {
+	return [
+		ids.length > 0 ? acceptedBeforeStop(ids) : '',
+		answers.length > 0 ? answeredBeforeStop(answers) : '',
+	].filter(Boolean);
+}
+
 /** Answered items a stopped run lists in full; the rest by index. */
 export const ANSWERS_LISTED = 20;
 
@@ -91,11 +105,15 @@ export function sentWithoutAnswerInEarlierTry(
  * A try of n8n's Retry On Fail that finds the mark an earlier try of this node's run left in the
  * execution, but not what that try kept in this process (another process, or kept too long ago).
  */
-export function earlierTryNotKept(facts: { answered: number[]; lost: number[] }): {
+export function earlierTryNotKept(
+	facts: { answered: number[]; lost: number[] } & Partial<AcceptedFacts>,
+): {
 	message: string;
 	description: string;
 } {
 	const { answered, lost } = facts;
+	// What the earlier try's own error said it got (n8n shows only this try's): never lost.
+	const got = acceptedLines({ ids: facts.ids ?? [], answers: facts.answers ?? [] });
 	const settled = [
 		answered.length > 0 ? `answered ${itemList(answered)}` : '',
 		lost.length > 0 ? `got no clear answer for ${itemList(lost)}` : '',
@@ -103,7 +121,7 @@ export function earlierTryNotKept(facts: { answered: number[]; lost: number[] })
 	return {
 		message:
 			"This try of n8n's Retry On Fail cannot see what the earlier try sent: nothing was sent",
-		description: `An earlier try of this node in this execution ${settled.join(' and ')}, and this n8n process does not hold what it kept (n8n ran this try in another process, or more than 30 min later), so sending now could create or bill them twice. Check at the service which of them it has before running any of them again, in a new execution; report this with your n8n version, and turn off Settings → Retry On Fail for this node until then.`,
+		description: `An earlier try of this node in this execution ${settled.join(' and ')}, and this n8n process does not hold what it kept (n8n ran this try in another process, or more than 30 min later), so sending now could create or bill them twice. Check at the service which of them it has before running any of them again, in a new execution; report this with your n8n version, and turn off Settings → Retry On Fail for this node until then.${got.map((line) => `\n${line}`).join('')}`,
 	};
 }
 

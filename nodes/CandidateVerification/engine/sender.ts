@@ -24,6 +24,7 @@ import {
 	type RetryingSender,
 } from '../../shared/transport/retry';
 import { AcceptedMemory } from './acceptedMemory';
+import type { AcceptedFacts } from './messages';
 import * as say from './messages';
 import type { ItemCall, OperationDefinition, PreparedRequest, ServiceRead } from './operation';
 import type { RunSettings } from './runSettings';
@@ -402,7 +403,30 @@ export class Sender {
 		const lost = this.lostKeptForTries
 			? [...this.ledger.failures].filter(([, { answerLost }]) => answerLost).map(([index]) => index)
 			: [];
-		this.memory.keep(this.ledger.accepted, lost);
+		this.memory.keep(this.ledger.accepted, lost, this.acceptedFacts());
+	}
+
+	/**
+	 * What the service accepted in this run, as a stopped run's error names it: the created IDs and
+	 * the billed answers (what a flow branches on), per item.
+	 */
+	private acceptedFacts(): AcceptedFacts {
+		const accepted = [...this.ledger.accepted.entries()].sort(([a], [b]) => a - b);
+		const { summary } = this.operation;
+		return {
+			ids: this.creates
+				? accepted.map(([index, { output }]): [number, unknown] => [
+						index,
+						this.acceptedIdOf(output),
+					])
+				: [],
+			answers: summary
+				? accepted.map(([index, { output }]): [number, IDataObject] => [
+						index,
+						summary(output[0]?.json ?? {}),
+					])
+				: [],
+		};
 	}
 
 	/**
@@ -412,26 +436,7 @@ export class Sender {
 	stopError(indexes: number[]): NodeError {
 		const [firstIndex] = [...this.ledger.failures.keys()].sort((a, b) => a - b);
 		const { error } = this.ledger.failures.get(firstIndex)!;
-		const lines = [String(error.description ?? '')];
-		const accepted = [...this.ledger.accepted.entries()].sort(([a], [b]) => a - b);
-		if (this.creates && accepted.length > 0) {
-			lines.push(
-				say.acceptedBeforeStop(
-					accepted.map(([index, { output }]): [number, unknown] => [
-						index,
-						this.acceptedIdOf(output),
-					]),
-				),
-			);
-		}
-		const { summary } = this.operation;
-		if (summary && accepted.length > 0) {
-			lines.push(
-				say.answeredBeforeStop(
-					accepted.map(([index, { output }]) => [index, summary(output[0]?.json ?? {})]),
-				),
-			);
-		}
+		const lines = [String(error.description ?? ''), ...say.acceptedLines(this.acceptedFacts())];
 		const lost = [...this.ledger.failures.entries()].filter(([, failure]) => failure.answerLost);
 		if (lost.length > 0) lines.push(say.noClearAnswer(lost.map(([index]) => index)));
 		const notSent = indexes.filter(
