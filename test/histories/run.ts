@@ -31,6 +31,9 @@ const CREDENTIALS = {
 	2: { ...TEST_CREDENTIALS, apiKey: SECOND_ACCOUNT_KEY },
 } as const;
 
+/** The seed of a step's answer delays, apart from its outcomes' (serviceSeed's). */
+const answerDelaySeed = (serviceSeed: number) => (serviceSeed ^ 0x2545f491) >>> 0;
+
 const ON_ERROR = { stop: false, continue: true, errorOutput: 'errorOutput' } as const;
 
 /** What a history's run found: the first step that broke a promise, or none. */
@@ -221,7 +224,11 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 	const restore = service.install([secondProcess().transport]);
 	try {
 		for (const [index, step] of history.steps.entries()) {
-			service.beginStep(index, new Prng(step.serviceSeed));
+			service.beginStep(
+				index,
+				new Prng(step.serviceSeed),
+				new Prng(answerDelaySeed(step.serviceSeed)),
+			);
 			const account = CREDENTIALS[step.credential].apiKey as string;
 			// Record Rows as Sent is given the ID the service shows for the row, or one of a candidate
 			// created outside n8n.

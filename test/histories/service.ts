@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { sleep } from 'n8n-workflow';
 
 import * as transport from '../../nodes/shared/transport';
 import { TEST_BASE_URL } from '../harness/credentials-helper';
@@ -35,6 +36,12 @@ const OUTCOME_WEIGHTS: Record<Outcome, number> = {
 	slowNotActed: 1,
 	stopped: 1,
 };
+
+/**
+ * The longest delay (ms) of a request's answer: each answer waits 0 to this many ms, drawn from the
+ * step's seed, so that the order in which concurrent requests are answered comes from the seed.
+ */
+export const LONGEST_ANSWER_DELAY_MS = 4;
 
 /** The header the harness adds to each request so that the service reads its decided outcome. */
 const REQUEST_HEADER = 'x-history-request';
@@ -97,15 +104,21 @@ export class SimulatedService {
 
 	private prng: Prng | undefined;
 
+	private delays: Prng | undefined;
+
 	private transactions = 0;
 
 	/** `rowOf` names the row a request is for (its form and the person it carries). */
 	constructor(private readonly rowOf: (formId: string, body: unknown) => string) {}
 
-	/** The service's behaviour during step `step` comes from `prng`. */
-	beginStep(step: number, prng: Prng): void {
+	/**
+	 * The service's behaviour during step `step` comes from `prng`, its answers' delays from `delays`
+	 * (a prng of their own, so that a history recorded before the delays keeps its outcomes).
+	 */
+	beginStep(step: number, prng: Prng, delays?: Prng): void {
 		this.step = step;
 		this.prng = prng;
+		this.delays = delays;
 	}
 
 	/** Requests sent and not answered yet. */
@@ -124,6 +137,10 @@ export class SimulatedService {
 	private decide(): Outcome {
 		const outcome = this.prng ? this.prng.weighted(OUTCOME_WEIGHTS) : 'accept';
 		return outcome === 'stopped' && !this.stopExecution ? 'accept' : outcome;
+	}
+
+	private answerDelay(): number {
+		return this.delays ? this.delays.int(0, LONGEST_ANSWER_DELAY_MS) : 0;
 	}
 
 	/** The transaction ID the account has for a row, if the service created it. */
@@ -218,6 +235,7 @@ export class SimulatedService {
 		});
 		const send = transport.sendWithCredential;
 		const decide = () => this.decide();
+		const answerDelay = () => this.answerDelay();
 		const stop = () => this.stopExecution?.();
 		const { stopped, sentAfterStop, executionOf } = this;
 		const flight = (change: number) => (this.inFlight += change);
@@ -234,6 +252,7 @@ export class SimulatedService {
 			const executionId = (this as { getExecutionId(): string }).getExecutionId();
 			executionOf.set(id, executionId);
 			if (stopped.has(executionId)) sentAfterStop.push(`${executionId}: ${String(options.url)}`);
+			const delayMs = answerDelay();
 			flight(1);
 			const answered = await send
 				.call(
@@ -241,7 +260,11 @@ export class SimulatedService {
 					{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
 					credentials,
 				)
-				.finally(() => flight(-1));
+				// The service has acted; its answer (or its failure) reaches n8n after the seed's delay.
+				.finally(async () => {
+					if (delayMs > 0) await sleep(delayMs);
+					flight(-1);
+				});
 			if (outcome === 'stopped') {
 				stopped.add(executionId);
 				stop();
