@@ -50,6 +50,8 @@ const SUBMIT_PATH = /^\/verification\/api\/1\.0\/bgv\/diy$/;
 /** The form name `rowOf` is given for a Verification → Submit request. */
 export const SUBMIT_FORM = 'submit';
 const PAN_PATH = /^\/verification\/api\/1\.0\/verifications\/pan$/;
+/** Get Status, which Record Rows as Sent reads to confirm a row found under a 0.4.x key is on its form. */
+const STATUS_PATH = /^\/verification\/api\/1\.0\/transactions\/info\?/;
 
 /** The outcomes of a Verify PAN call the service acted on, so billed (a refusal, a 5xx before acting and a timeout before acting are not). */
 export const BILLED_OUTCOMES: readonly Outcome[] = ['accept', 'lost', 'slowActed', 'stopped'];
@@ -95,7 +97,10 @@ export class SimulatedService {
 	/** Every Verify PAN call, per account and PAN (billed: BILLED_OUTCOMES). */
 	readonly panCalls: BilledCall[] = [];
 
-	/** Requests to anything but Profile → Create, Verify PAN and Submit (none is expected). */
+	/** The forms of candidates created outside n8n (the IDs a person gives Record Rows as Sent). */
+	readonly createdOutside = new Map<string, string>();
+
+	/** Requests to anything but Profile → Create, Verify PAN, Submit and Get Status (none is expected). */
 	readonly unexpected: string[] = [];
 
 	private readonly outcomes = new Map<string, Outcome>();
@@ -228,6 +233,15 @@ export class SimulatedService {
 		const answerPan = this.answerPan.bind(this);
 		scope.post(PAN_PATH).reply(function (_uri, body) {
 			return answerPan(this.req.headers as Record<string, string | undefined>, body);
+		});
+		// Get Status: the transaction's form, from the service's truth.
+		scope.get(STATUS_PATH).reply((uri) => {
+			const txnId = new URL(uri, TEST_BASE_URL).searchParams.get('txnId') ?? '';
+			const created = this.creations.find(({ transactionId }) => transactionId === txnId);
+			const formId = created ? created.rowKey.split('|')[0] : this.createdOutside.get(txnId);
+			return formId
+				? [200, success({ transactionId: txnId, formId })]
+				: [200, { code: -1, message: 'Transaction not found' }];
 		});
 		scope.get(/.*/).reply((uri) => {
 			this.unexpected.push(`GET ${uri}`);
