@@ -51,6 +51,7 @@ function parametersOf(
 	step: Step,
 	historySize: number | undefined,
 	withoutDateOfBirth = false,
+	inDoubtWaitMs = 0,
 ): INodeParameters {
 	if (operationOf(step) === 'verifyPan')
 		return {
@@ -87,7 +88,7 @@ function parametersOf(
 		idFoundAtService: '={{ $json.transactionId }}',
 		...(step.actInAnyExecution ? { actInAnyExecution: true } : {}),
 		duplicateProtectionOptions: {
-			inDoubtWaitSeconds: 0,
+			inDoubtWaitSeconds: inDoubtWaitMs / 1000,
 			...(historySize === undefined ? {} : { historySize }),
 		},
 		requestOptions: { maxConcurrentRequests: step.concurrency, transientRetries: 0 },
@@ -349,7 +350,12 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 								? { nodeType: twoProcessType(history.typeVersion ?? 2) }
 								: {}),
 							items: itemsOf(execution),
-							parameters: parametersOf(execution, history.historySize, history.withoutDateOfBirth),
+							parameters: parametersOf(
+								execution,
+								history.historySize,
+								history.withoutDateOfBirth,
+								history.inDoubtWaitMs,
+							),
 							deduplicationStore: store,
 							mode: execution.executionMode,
 							continueOnFail: ON_ERROR[execution.onError],

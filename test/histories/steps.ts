@@ -162,6 +162,11 @@ export interface History {
 	withoutDateOfBirth?: boolean;
 	/** The lock's stuck time (lockTiming.stuckMs) while a gone worker's lock is held, from the seed. */
 	lockStuckMs?: number;
+	/**
+	 * Duplicate Protection Options → Wait for an Answer Elsewhere (In-Doubt Wait), in ms; undefined: 0
+	 * (the histories recorded before it).
+	 */
+	inDoubtWaitMs?: number;
 	steps: Step[];
 }
 
@@ -170,12 +175,15 @@ export interface History {
  * from the first version's, so that a seed keeps the steps it had.
  */
 const extraSeed = (seed: number) => (seed ^ 0x5bd1e995) >>> 0;
-/** The seed of the store's failures, apart, so that a seed keeps the rest. */
+/** The seed of the store's failures and the In-Doubt Wait, apart, so that a seed keeps the rest. */
 const clockSeed = (seed: number) => (seed ^ 0x27d4eb2f) >>> 0;
 
 /** The share of steps where n8n's store fails once, and the calls among which the failing one is drawn. */
 const STORE_FAILURE_SHARE = 0.1;
 const STORE_FAILURE_CALLS = 12;
+/** The share of histories with an In-Doubt Wait above 0, and its range (ms, from the seed). */
+const IN_DOUBT_WAIT_SHARE = 0.3;
+const IN_DOUBT_WAIT_MS = [20, 120] as const;
 
 export const operationOf = (step: Pick<Step, 'operation'>): Operation =>
 	step.operation ?? 'profileCreate';
@@ -202,6 +210,9 @@ export function generateHistory(seed: number, length = 8): History {
 	const lockStuckMs = extra.int(20, 60);
 	let lockLeft = false;
 	const clock = new Prng(clockSeed(seed));
+	const inDoubtWaitMs = clock.chance(IN_DOUBT_WAIT_SHARE)
+		? clock.int(...IN_DOUBT_WAIT_MS)
+		: undefined;
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
@@ -258,6 +269,7 @@ export function generateHistory(seed: number, length = 8): History {
 		historySize,
 		...(version1 ? { typeVersion: 1 as const, withoutDateOfBirth: extra.chance(0.5) } : {}),
 		...(steps.some((step) => step.workerGone) ? { lockStuckMs } : {}),
+		...(inDoubtWaitMs === undefined ? {} : { inDoubtWaitMs }),
 		steps,
 	};
 }
