@@ -198,10 +198,11 @@ const STORE_METHODS = [
 	'getProcessedDataCount',
 ] as const;
 
-/** The store call a step made fail: its method and scope. */
+/** The store call a step made fail: its method, scope and values (checkProcessedAndRecord, removeProcessed). */
 interface StoreFailure {
 	method: (typeof STORE_METHODS)[number];
 	scope: 'node' | 'workflow';
+	values: string[];
 }
 
 /**
@@ -221,7 +222,8 @@ function failOnce(
 				if (state.calls === failAt()) {
 					const scope =
 						args[method === 'checkProcessedAndRecord' || method === 'removeProcessed' ? 1 : 0];
-					state.failed = { method, scope: scope === 'node' ? 'node' : 'workflow' };
+					const values = Array.isArray(args[0]) ? args[0].map(String) : [];
+					state.failed = { method, scope: scope === 'node' ? 'node' : 'workflow', values };
 					throw new Error('SQLITE_BUSY: database is locked');
 				}
 				return await original(...args);
@@ -234,10 +236,13 @@ function failOnce(
 /**
  * Whether a store failure must reach the run as an error. The lock's release is tried again
  * (docs/duplicate-protection.md: "A release that fails is tried again"), and so is its count while
- * it waits: those may end in a silent success.
+ * it waits: those may end in a silent success. So may the clean-up of the tripwire's own values
+ * (`w:`, recorded with a claim and removed after the next call checked them): it records no row's
+ * outcome, every row's is in the record already (a `w:` value left there is not a row).
  */
-const mustBeNamed = ({ method, scope }: StoreFailure) =>
-	scope === 'node' || method === 'checkProcessedAndRecord';
+const mustBeNamed = ({ method, scope, values }: StoreFailure) =>
+	!(method === 'removeProcessed' && values.every((value) => value.startsWith('w:'))) &&
+	(scope === 'node' || method === 'checkProcessedAndRecord');
 
 /** Whether an execution's result names a failure: the node's error, or an error item. */
 const namesAFailure = (result: NodeRunResult) =>
@@ -432,7 +437,17 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			}
 			// Promise 4: Release Stuck Lock acts only where a person chose it.
 			const released = !lockIsHeld(store);
-			if (step.protection === 'releaseLock' && lockWasHeld && released !== acts(step))
+			// A release whose store call failed leaves the lock, and the run names the failure.
+			const releaseFailed = storeFailed !== undefined && !released;
+			if (step.protection === 'releaseLock' && lockWasHeld && acts(step) && releaseFailed)
+				if (!results.some(namesAFailure))
+					broken.push('Release Stuck Lock left the lock held after a store failure, naming none');
+			if (
+				step.protection === 'releaseLock' &&
+				lockWasHeld &&
+				released !== acts(step) &&
+				!releaseFailed
+			)
 				broken.push(
 					released
 						? `Release Stuck Lock in a ${step.executionMode} execution released the lock (promise 4)`
