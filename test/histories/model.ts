@@ -84,13 +84,15 @@ export class ProtectionModel {
 
 	/**
 	 * After a step: `sent` are its requests (the row and whether the service refused it clearly),
-	 * `acceptedIds` the transaction IDs that reached n8n, `personIds` what Record Rows as Sent was given.
+	 * `acceptedIds` the transaction IDs that reached n8n, `personIds` what Record Rows as Sent was given,
+	 * `storeFailed` whether n8n's store failed during the step (the person's rows may be recorded or not).
 	 */
 	afterStep(
 		step: Step,
 		sent: Array<{ row: Row; refused: boolean }>,
 		acceptedIds: Array<{ row: Row; id: string }>,
 		personIds: Array<{ row: Row; id: string }>,
+		storeFailed = false,
 	): void {
 		for (const { row, id } of acceptedIds)
 			ProtectionModel.add(this.accepted, ProtectionModel.identity(step, row), id);
@@ -105,7 +107,7 @@ export class ProtectionModel {
 				for (const { row, id } of personIds) {
 					const identity = ProtectionModel.identity(step, row);
 					ProtectionModel.add(this.recordedByPerson, identity, id);
-					this.record(identity, false);
+					if (!storeFailed) this.record(identity, false);
 				}
 				return;
 			default:

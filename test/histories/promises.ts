@@ -92,10 +92,12 @@ export function brokenPromises(observation: StepObservation): string[] {
 			return;
 		}
 		if (json.alreadySent === true) {
-			// Accepted before, or during this step for the execution running at the same time.
+			// Accepted before, or during this step for the execution running at the same time; or
+			// recorded by this step's Record Rows as Sent in an earlier Retry On Fail try.
 			const known = new Set([
 				...(model.accepted.get(identity) ?? []),
 				...(model.recordedByPerson.get(identity) ?? []),
+				...(step.protection === 'recordAsSent' && acts(step) ? [observation.personIds[index]] : []),
 				...creations
 					.filter((creation) => sameRow(creation.row, row) && creation.delivered)
 					.map((creation) => creation.transactionId),

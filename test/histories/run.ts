@@ -5,6 +5,7 @@ import { sleep } from 'n8n-workflow';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { lockTiming } from '../../nodes/CandidateVerification/engine/duplicateProtection/lock';
 import { DeduplicationStore } from '../harness/deduplication-store';
+import type { NodeRunResult } from '../harness/run-node';
 import { runActionNode } from '../harness/run-node';
 import { otherProcessWithTransport, triesInTwoProcesses } from './other-process';
 import { ProtectionModel } from './model';
@@ -31,6 +32,9 @@ const CREDENTIALS = {
 	2: { ...TEST_CREDENTIALS, apiKey: SECOND_ACCOUNT_KEY },
 } as const;
 
+/** The seed of a step's answer delays, apart from its outcomes' (serviceSeed's). */
+const answerDelaySeed = (serviceSeed: number) => (serviceSeed ^ 0x2545f491) >>> 0;
+
 const ON_ERROR = { stop: false, continue: true, errorOutput: 'errorOutput' } as const;
 
 /** What a history's run found: the first step that broke a promise, or none. */
@@ -47,6 +51,7 @@ function parametersOf(
 	step: Step,
 	historySize: number | undefined,
 	withoutDateOfBirth = false,
+	inDoubtWaitMs = 0,
 ): INodeParameters {
 	if (operationOf(step) === 'verifyPan')
 		return {
@@ -83,7 +88,7 @@ function parametersOf(
 		idFoundAtService: '={{ $json.transactionId }}',
 		...(step.actInAnyExecution ? { actInAnyExecution: true } : {}),
 		duplicateProtectionOptions: {
-			inDoubtWaitSeconds: 0,
+			inDoubtWaitSeconds: inDoubtWaitMs / 1000,
 			...(historySize === undefined ? {} : { historySize }),
 		},
 		requestOptions: { maxConcurrentRequests: step.concurrency, transientRetries: 0 },
@@ -176,6 +181,74 @@ const lockIsHeld = (store: DeduplicationStore) =>
 	store.rows.get(WORKFLOW_ROW)?.includes(LOCK_HASH) === true;
 
 const DEFAULT_STUCK_MS = lockTiming.stuckMs;
+const DEFAULT_RELEASE_PAUSES_MS = lockTiming.releasePausesMs;
+/** A failed release is tried again after these pauses (ms) in the histories: the same tries, no seconds. */
+const HISTORY_RELEASE_PAUSES_MS = [1, 2, 3, 5];
+
+/** The lock's pauses between a failed release's tries, in both processes. */
+function setReleasePausesMs(pauses: number[]): void {
+	lockTiming.releasePausesMs = pauses;
+	secondProcess().lockTiming.releasePausesMs = pauses;
+}
+
+const STORE_METHODS = [
+	'checkProcessedAndRecord',
+	'removeProcessed',
+	'clearAllProcessedItems',
+	'getProcessedDataCount',
+] as const;
+
+/** The store call a step made fail: its method, scope and values (checkProcessedAndRecord, removeProcessed). */
+interface StoreFailure {
+	method: (typeof STORE_METHODS)[number];
+	scope: 'node' | 'workflow';
+	values: string[];
+}
+
+/**
+ * Makes the store fail once per step: the call numbered `failAt()` (1-based, every call of the
+ * step counted once, whatever its method) throws as a locked database. Returns what failed.
+ */
+function failOnce(
+	store: DeduplicationStore,
+	failAt: () => number | undefined,
+): { calls: number; failed?: StoreFailure } {
+	const state: { calls: number; failed?: StoreFailure } = { calls: 0 };
+	for (const method of STORE_METHODS) {
+		const original = (store[method] as (...args: unknown[]) => Promise<unknown>).bind(store);
+		Object.assign(store, {
+			[method]: async (...args: unknown[]) => {
+				state.calls += 1;
+				if (state.calls === failAt()) {
+					const scope =
+						args[method === 'checkProcessedAndRecord' || method === 'removeProcessed' ? 1 : 0];
+					const values = Array.isArray(args[0]) ? args[0].map(String) : [];
+					state.failed = { method, scope: scope === 'node' ? 'node' : 'workflow', values };
+					throw new Error('SQLITE_BUSY: database is locked');
+				}
+				return await original(...args);
+			},
+		});
+	}
+	return state;
+}
+
+/**
+ * Whether a store failure must reach the run as an error. The lock's release is tried again
+ * (docs/duplicate-protection.md: "A release that fails is tried again"), and so is its count while
+ * it waits: those may end in a silent success. So may the clean-up of the tripwire's own values
+ * (`w:`, recorded with a claim and removed after the next call checked them): it records no row's
+ * outcome, every row's is in the record already (a `w:` value left there is not a row).
+ */
+const mustBeNamed = ({ method, scope, values }: StoreFailure) =>
+	!(method === 'removeProcessed' && values.every((value) => value.startsWith('w:'))) &&
+	(scope === 'node' || method === 'checkProcessedAndRecord');
+
+/** Whether an execution's result names a failure: the node's error, or an error item. */
+const namesAFailure = (result: NodeRunResult) =>
+	result.error !== undefined ||
+	result.errorItems.length > 0 ||
+	result.items.some((item) => (item.json as IDataObject).error !== undefined);
 
 /** The lock's stuck time in both processes: the history's while a gone worker's lock is held. */
 function setStuckMs(stuckMs: number): void {
@@ -219,18 +292,28 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 	const nodeRow = `wf-test|n:${nodeId}`;
 	const staticData: IDataObject = {};
 	const restore = service.install([secondProcess().transport]);
+	setReleasePausesMs(HISTORY_RELEASE_PAUSES_MS);
+	let failAt: number | undefined;
+	const storeCalls = failOnce(store, () => failAt);
 	try {
 		for (const [index, step] of history.steps.entries()) {
-			service.beginStep(index, new Prng(step.serviceSeed));
+			service.beginStep(
+				index,
+				new Prng(step.serviceSeed),
+				new Prng(answerDelaySeed(step.serviceSeed)),
+			);
 			const account = CREDENTIALS[step.credential].apiKey as string;
 			// Record Rows as Sent is given the ID the service shows for the row, or one of a candidate
 			// created outside n8n.
 			// (Submit: the row's own transaction, the ID it is recorded with.)
-			const personIds = step.rows.map((row, item) =>
-				operationOf(step) === 'verificationSubmit'
-					? SUBMIT_SCOPES[row[0]].transactionId
-					: (service.transactionOf(account, rowKeyOf(step, row)) ?? `TXN-OUT-${index}-${item}`),
-			);
+			const personIds = step.rows.map((row, item) => {
+				if (operationOf(step) === 'verificationSubmit') return SUBMIT_SCOPES[row[0]].transactionId;
+				const known = service.transactionOf(account, rowKeyOf(step, row));
+				if (known) return known;
+				const outside = `TXN-OUT-${index}-${item}`;
+				service.createdOutside.set(outside, FORMS[row[0]]);
+				return outside;
+			});
 			const itemsOf = (execution: Step) =>
 				execution.rows.map(([form, person], item) =>
 					operationOf(execution) === 'verifyPan'
@@ -250,6 +333,9 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			const lockWasHeld = lockIsHeld(store);
 			setStuckMs(lockWasHeld ? (history.lockStuckMs ?? 40) : DEFAULT_STUCK_MS);
 			const before = JSON.stringify(store.valuesOf(nodeRow));
+			storeCalls.calls = 0;
+			storeCalls.failed = undefined;
+			failAt = step.storeFailsAtCall;
 			const executions = executionsOf(step);
 			const executionIds = executions.map((_, which) => `${nodeId}-step-${index}-${which}`);
 			executions.forEach((execution, which) => {
@@ -269,7 +355,12 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 								? { nodeType: twoProcessType(history.typeVersion ?? 2) }
 								: {}),
 							items: itemsOf(execution),
-							parameters: parametersOf(execution, history.historySize, history.withoutDateOfBirth),
+							parameters: parametersOf(
+								execution,
+								history.historySize,
+								history.withoutDateOfBirth,
+								history.inDoubtWaitMs,
+							),
 							deduplicationStore: store,
 							mode: execution.executionMode,
 							continueOnFail: ON_ERROR[execution.onError],
@@ -294,6 +385,9 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			);
 			service.stopExecution = undefined;
 			await untilNoRequestInFlight(service);
+			failAt = undefined;
+			// Set by the store's calls during the step (TypeScript sees only the reset above).
+			const storeFailed = storeCalls.failed as StoreFailure | undefined;
 			const withRow = <T extends { rowKey: string }>(entry: T) => ({
 				...entry,
 				row: rowOf(entry.rowKey),
@@ -343,11 +437,37 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			}
 			// Promise 4: Release Stuck Lock acts only where a person chose it.
 			const released = !lockIsHeld(store);
-			if (step.protection === 'releaseLock' && lockWasHeld && released !== acts(step))
+			// A release whose store call failed leaves the lock, and the run names the failure.
+			const releaseFailed = storeFailed !== undefined && !released;
+			if (step.protection === 'releaseLock' && lockWasHeld && acts(step) && releaseFailed)
+				if (!results.some(namesAFailure))
+					broken.push('Release Stuck Lock left the lock held after a store failure, naming none');
+			if (
+				step.protection === 'releaseLock' &&
+				lockWasHeld &&
+				released !== acts(step) &&
+				!releaseFailed
+			)
 				broken.push(
 					released
 						? `Release Stuck Lock in a ${step.executionMode} execution released the lock (promise 4)`
 						: 'Release Stuck Lock in the editor (or with Act in Any Execution) left the lock held',
+				);
+			// A store failure at any step leaves a row in doubt, never "done", and the run says so.
+			// (n8n's Retry On Fail runs another try after a try that failed: that try may succeed.)
+			// Checked under On Error → Stop only: under Continue the node names a store failure on
+			// the items it did not send, so a failure after every row was sent (the lock taken to
+			// record the answers) leaves them in doubt with no error at all. The docs say "the rows
+			// accepted before are recorded, or named in the error with their IDs": a finding
+			// reported for the lead (seed 326), not a numbered promise (1–3 hold: checked above).
+			if (
+				storeFailed &&
+				mustBeNamed(storeFailed) &&
+				!results.some(namesAFailure) &&
+				executions.every((execution) => execution.tries === 1 && execution.onError === 'stop')
+			)
+				broken.push(
+					`the store's ${storeFailed.method} (${storeFailed.scope}) failed and no execution named it (a silent success)`,
 				);
 			if (service.unexpected.length > 0) broken.push(`unexpected requests: ${service.unexpected}`);
 			if (service.sentAfterStop.length > 0)
@@ -372,11 +492,13 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 					.filter((creation) => creation.delivered)
 					.map(({ row, transactionId }) => ({ row, id: transactionId })),
 				step.rows.map((row, item) => ({ row, id: personIds[item] })),
+				storeFailed !== undefined,
 			);
 		}
 		return { broken: [] };
 	} finally {
 		setStuckMs(DEFAULT_STUCK_MS);
+		setReleasePausesMs(DEFAULT_RELEASE_PAUSES_MS);
 		restore();
 	}
 }

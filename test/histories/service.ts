@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { sleep } from 'n8n-workflow';
 
 import * as transport from '../../nodes/shared/transport';
 import { TEST_BASE_URL } from '../harness/credentials-helper';
@@ -36,6 +37,12 @@ const OUTCOME_WEIGHTS: Record<Outcome, number> = {
 	stopped: 1,
 };
 
+/**
+ * The longest delay (ms) of a request's answer: each answer waits 0 to this many ms, drawn from the
+ * step's seed, so that the order in which concurrent requests are answered comes from the seed.
+ */
+export const LONGEST_ANSWER_DELAY_MS = 4;
+
 /** The header the harness adds to each request so that the service reads its decided outcome. */
 const REQUEST_HEADER = 'x-history-request';
 const CREATE_PATH = /^\/verification\/api\/1\.0\/ekyc-forms\/([^/]+)\/diy-candidate$/;
@@ -43,6 +50,8 @@ const SUBMIT_PATH = /^\/verification\/api\/1\.0\/bgv\/diy$/;
 /** The form name `rowOf` is given for a Verification → Submit request. */
 export const SUBMIT_FORM = 'submit';
 const PAN_PATH = /^\/verification\/api\/1\.0\/verifications\/pan$/;
+/** Get Status, which Record Rows as Sent reads to confirm a row found under a 0.4.x key is on its form. */
+const STATUS_PATH = /^\/verification\/api\/1\.0\/transactions\/info\?/;
 
 /** The outcomes of a Verify PAN call the service acted on, so billed (a refusal, a 5xx before acting and a timeout before acting are not). */
 export const BILLED_OUTCOMES: readonly Outcome[] = ['accept', 'lost', 'slowActed', 'stopped'];
@@ -88,7 +97,10 @@ export class SimulatedService {
 	/** Every Verify PAN call, per account and PAN (billed: BILLED_OUTCOMES). */
 	readonly panCalls: BilledCall[] = [];
 
-	/** Requests to anything but Profile → Create, Verify PAN and Submit (none is expected). */
+	/** The forms of candidates created outside n8n (the IDs a person gives Record Rows as Sent). */
+	readonly createdOutside = new Map<string, string>();
+
+	/** Requests to anything but Profile → Create, Verify PAN, Submit and Get Status (none is expected). */
 	readonly unexpected: string[] = [];
 
 	private readonly outcomes = new Map<string, Outcome>();
@@ -97,15 +109,21 @@ export class SimulatedService {
 
 	private prng: Prng | undefined;
 
+	private delays: Prng | undefined;
+
 	private transactions = 0;
 
 	/** `rowOf` names the row a request is for (its form and the person it carries). */
 	constructor(private readonly rowOf: (formId: string, body: unknown) => string) {}
 
-	/** The service's behaviour during step `step` comes from `prng`. */
-	beginStep(step: number, prng: Prng): void {
+	/**
+	 * The service's behaviour during step `step` comes from `prng`, its answers' delays from `delays`
+	 * (a prng of their own, so that a history recorded before the delays keeps its outcomes).
+	 */
+	beginStep(step: number, prng: Prng, delays?: Prng): void {
 		this.step = step;
 		this.prng = prng;
+		this.delays = delays;
 	}
 
 	/** Requests sent and not answered yet. */
@@ -124,6 +142,10 @@ export class SimulatedService {
 	private decide(): Outcome {
 		const outcome = this.prng ? this.prng.weighted(OUTCOME_WEIGHTS) : 'accept';
 		return outcome === 'stopped' && !this.stopExecution ? 'accept' : outcome;
+	}
+
+	private answerDelay(): number {
+		return this.delays ? this.delays.int(0, LONGEST_ANSWER_DELAY_MS) : 0;
 	}
 
 	/** The transaction ID the account has for a row, if the service created it. */
@@ -212,12 +234,22 @@ export class SimulatedService {
 		scope.post(PAN_PATH).reply(function (_uri, body) {
 			return answerPan(this.req.headers as Record<string, string | undefined>, body);
 		});
+		// Get Status: the transaction's form, from the service's truth.
+		scope.get(STATUS_PATH).reply((uri) => {
+			const txnId = new URL(uri, TEST_BASE_URL).searchParams.get('txnId') ?? '';
+			const created = this.creations.find(({ transactionId }) => transactionId === txnId);
+			const formId = created ? created.rowKey.split('|')[0] : this.createdOutside.get(txnId);
+			return formId
+				? [200, success({ transactionId: txnId, formId })]
+				: [200, { code: -1, message: 'Transaction not found' }];
+		});
 		scope.get(/.*/).reply((uri) => {
 			this.unexpected.push(`GET ${uri}`);
 			return [404, {}];
 		});
 		const send = transport.sendWithCredential;
 		const decide = () => this.decide();
+		const answerDelay = () => this.answerDelay();
 		const stop = () => this.stopExecution?.();
 		const { stopped, sentAfterStop, executionOf } = this;
 		const flight = (change: number) => (this.inFlight += change);
@@ -234,6 +266,7 @@ export class SimulatedService {
 			const executionId = (this as { getExecutionId(): string }).getExecutionId();
 			executionOf.set(id, executionId);
 			if (stopped.has(executionId)) sentAfterStop.push(`${executionId}: ${String(options.url)}`);
+			const delayMs = answerDelay();
 			flight(1);
 			const answered = await send
 				.call(
@@ -241,7 +274,11 @@ export class SimulatedService {
 					{ ...options, headers: { ...options.headers, [REQUEST_HEADER]: id } },
 					credentials,
 				)
-				.finally(() => flight(-1));
+				// The service has acted; its answer (or its failure) reaches n8n after the seed's delay.
+				.finally(async () => {
+					if (delayMs > 0) await sleep(delayMs);
+					flight(-1);
+				});
 			if (outcome === 'stopped') {
 				stopped.add(executionId);
 				stop();

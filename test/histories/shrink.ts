@@ -106,6 +106,7 @@ export function report({ history, outcome, confirmed }: ShrunkFailure): string {
 				? ` (shrunk to ${history.steps.length} steps, failed on ${CONFIRMING_RUNS} of ${CONFIRMING_RUNS} re-runs)`
 				: ' (not shrunk: a shrunk history did not fail on every re-run)'),
 		`History Size: ${history.historySize ?? 'default'}`,
+		...(history.inDoubtWaitMs ? [`In-Doubt Wait: ${history.inDoubtWaitMs} ms`] : []),
 		...history.steps.map((step, index) => `  ${index + 1}. ${describeStep(step)}`),
 		...outcome.broken.map((broken) => `  broken: ${broken}`),
 		`  replay: ${JSON.stringify(history)}`,

@@ -134,6 +134,11 @@ export interface Step {
 	 * in the store (as when the process died inside a hold) until Release Stuck Lock acts.
 	 */
 	workerGone?: boolean;
+	/**
+	 * n8n's store fails once during the step: its Nth call (1-based, counting every call of both
+	 * executions, both scopes, in the order the node makes them) throws as a database that is locked.
+	 */
+	storeFailsAtCall?: number;
 }
 
 export type Alongside = Pick<
@@ -157,6 +162,11 @@ export interface History {
 	withoutDateOfBirth?: boolean;
 	/** The lock's stuck time (lockTiming.stuckMs) while a gone worker's lock is held, from the seed. */
 	lockStuckMs?: number;
+	/**
+	 * Duplicate Protection Options → Wait for an Answer Elsewhere (In-Doubt Wait), in ms; undefined: 0
+	 * (the histories recorded before it).
+	 */
+	inDoubtWaitMs?: number;
 	steps: Step[];
 }
 
@@ -165,6 +175,15 @@ export interface History {
  * from the first version's, so that a seed keeps the steps it had.
  */
 const extraSeed = (seed: number) => (seed ^ 0x5bd1e995) >>> 0;
+/** The seed of the store's failures and the In-Doubt Wait, apart, so that a seed keeps the rest. */
+const clockSeed = (seed: number) => (seed ^ 0x27d4eb2f) >>> 0;
+
+/** The share of steps where n8n's store fails once, and the calls among which the failing one is drawn. */
+const STORE_FAILURE_SHARE = 0.1;
+const STORE_FAILURE_CALLS = 12;
+/** The share of histories with an In-Doubt Wait above 0, and its range (ms, from the seed). */
+const IN_DOUBT_WAIT_SHARE = 0.3;
+const IN_DOUBT_WAIT_MS = [20, 120] as const;
 
 export const operationOf = (step: Pick<Step, 'operation'>): Operation =>
 	step.operation ?? 'profileCreate';
@@ -190,6 +209,10 @@ export function generateHistory(seed: number, length = 8): History {
 	const version1 = extra.chance(0.25);
 	const lockStuckMs = extra.int(20, 60);
 	let lockLeft = false;
+	const clock = new Prng(clockSeed(seed));
+	const inDoubtWaitMs = clock.chance(IN_DOUBT_WAIT_SHARE)
+		? clock.int(...IN_DOUBT_WAIT_MS)
+		: undefined;
 	const steps: Step[] = [];
 	for (let index = 0; index < length; index += 1) {
 		if (prng.chance(0.06)) credential = credential === 1 ? 2 : 1;
@@ -236,6 +259,9 @@ export function generateHistory(seed: number, length = 8): History {
 			step.workerGone = true;
 			lockLeft = true;
 		}
+		// Verify PAN uses no store.
+		if (operation !== 'verifyPan' && clock.chance(STORE_FAILURE_SHARE))
+			step.storeFailsAtCall = clock.int(1, STORE_FAILURE_CALLS);
 		steps.push(step);
 	}
 	return {
@@ -243,6 +269,7 @@ export function generateHistory(seed: number, length = 8): History {
 		historySize,
 		...(version1 ? { typeVersion: 1 as const, withoutDateOfBirth: extra.chance(0.5) } : {}),
 		...(steps.some((step) => step.workerGone) ? { lockStuckMs } : {}),
+		...(inDoubtWaitMs === undefined ? {} : { inDoubtWaitMs }),
 		steps,
 	};
 }
@@ -332,9 +359,10 @@ export function describeRow([form, person]: Row, operation: Operation = 'profile
 /** One line a person can read (the history's JSON is printed with it to replay it). */
 export function describeStep(step: Step): string {
 	const [first, second] = executionsOf(step);
+	const failure = step.storeFailsAtCall ? ` STORE FAILS AT CALL ${step.storeFailsAtCall}` : '';
 	return second
-		? `${describeExecution(first)} AT ONCE WITH ${describeExecution(second)}`
-		: describeExecution(first);
+		? `${describeExecution(first)} AT ONCE WITH ${describeExecution(second)}${failure}`
+		: `${describeExecution(first)}${failure}`;
 }
 
 function describeExecution(step: Step): string {
