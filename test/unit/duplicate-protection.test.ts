@@ -892,6 +892,33 @@ describe('Duplicate protection across executions', () => {
 		).toEqual(['already sent', 'in doubt', 'in doubt', 'TXN-3', 'TXN-4', 'TXN-5']);
 	});
 
+	it('the store fails when recording the outcome after every row was sent, under On Error → Continue: each accepted row carries the error, with its ID and how to record it (the run never ends as a success)', async () => {
+		const store = new DeduplicationStore();
+		const requests = acceptingService(2);
+		store.failWhen = (scope, values) =>
+			scope === 'node' && values?.some((value) => value.startsWith('a:')) === true;
+		const result = await runRows(2, createProfile, store, { continueOnFail: true });
+
+		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
+		const stopped = say.storeStopped({
+			cause: 'SQLITE_BUSY: database is locked',
+			sentAny: true,
+			unrecorded: [
+				{ itemIndex: 0, id: 'TXN-0' },
+				{ itemIndex: 1, id: 'TXN-1' },
+			],
+			notSent: [],
+		});
+		expect(result.error).toBeUndefined();
+		expect(outputJson(result)).toEqual(
+			['TXN-0', 'TXN-1'].map((transactionId) => ({
+				error: stopped.message,
+				transactionId,
+				description: stopped.description,
+			})),
+		);
+	});
+
 	it('the lock’s release after a claim fails on every try: that claim’s rows are sent (they are recorded), nothing more; the error names the accepted rows with their IDs, and the lock stays for Release Stuck Lock', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(6);

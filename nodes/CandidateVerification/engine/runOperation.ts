@@ -117,6 +117,13 @@ export async function runOperation(
 		}
 		const { description } = error;
 		for (const index of notSent) outputs[index] = sender.errorOutput(error, index, { description });
+		// A row accepted but not recorded carries the error too, with its ID: else a run that sent
+		// every row would end as a success while later runs hold those rows in doubt.
+		const idField = operation.acceptedIdField;
+		for (const { itemIndex, id } of gate.unrecorded) {
+			const withId = idField && id !== undefined ? { [idField]: id } : {};
+			outputs[itemIndex] = sender.errorOutput(error, itemIndex, { ...withId, description });
+		}
 	}
 	if (ledger.failures.size > 0 && !continueOnFail) {
 		sender.keepForNextTry();

@@ -172,7 +172,7 @@ export class ProtectionGate implements SendGate {
 	storeFailure?: Error;
 
 	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
-	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
+	unrecorded: ReadonlyArray<{ itemIndex: number; id?: string }> = [];
 
 	/** A row's identity; `sending`: it may be claimed, so its former identities are noted for lookup. */
 	private identityOf({ prepared, duplicateKey }: CheckedItem, sending = true): string {

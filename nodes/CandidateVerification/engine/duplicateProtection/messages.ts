@@ -101,7 +101,7 @@ export const STORE_STOPPED =
 export function storeStopped(facts: {
 	cause: string;
 	sentAny: boolean;
-	unrecorded: UnrecordedRow[];
+	unrecorded: readonly UnrecordedRow[];
 	notSent: number[];
 }): ErrorText {
 	const { cause, sentAny, unrecorded, notSent } = facts;
