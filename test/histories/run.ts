@@ -453,18 +453,15 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 						? `Release Stuck Lock in a ${step.executionMode} execution released the lock (promise 4)`
 						: 'Release Stuck Lock in the editor (or with Act in Any Execution) left the lock held',
 				);
-			// A store failure at any step leaves a row in doubt, never "done", and the run says so.
+			// A store failure at any step leaves a row in doubt, never "done", and the run says so,
+			// under every On Error setting ("the rows accepted before are recorded, or named in the
+			// error with their IDs": seed 326 found a Continue run that sent every row end silent).
 			// (n8n's Retry On Fail runs another try after a try that failed: that try may succeed.)
-			// Checked under On Error → Stop only: under Continue the node names a store failure on
-			// the items it did not send, so a failure after every row was sent (the lock taken to
-			// record the answers) leaves them in doubt with no error at all. The docs say "the rows
-			// accepted before are recorded, or named in the error with their IDs": a finding
-			// reported for the lead (seed 326), not a numbered promise (1–3 hold: checked above).
 			if (
 				storeFailed &&
 				mustBeNamed(storeFailed) &&
 				!results.some(namesAFailure) &&
-				executions.every((execution) => execution.tries === 1 && execution.onError === 'stop')
+				executions.every((execution) => execution.tries === 1)
 			)
 				broken.push(
 					`the store's ${storeFailed.method} (${storeFailed.scope}) failed and no execution named it (a silent success)`,
