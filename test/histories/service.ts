@@ -134,6 +134,19 @@ export class SimulatedService {
 
 	readonly sentAfterStop: string[] = [];
 
+	/**
+	 * Requests the node handed to the transport after its execution was stopped: each is a
+	 * violation only if it reaches the service (n8n's cancel signal may end it before it leaves).
+	 */
+	private readonly handedOverAfterStop = new Set<string>();
+
+	/** A request reached the service: one handed over after its execution's stop breaks the test. */
+	private received(headers: Record<string, string | undefined>, uri: string): void {
+		const id = String(headers[REQUEST_HEADER]);
+		if (this.handedOverAfterStop.has(id))
+			this.sentAfterStop.push(`${this.executionOf.get(id) ?? '?'}: ${uri}`);
+	}
+
 	private readonly executionOf = new Map<string, string>();
 
 	/** Stops the execution running now; undefined while two run at once (it stops neither). */
@@ -161,6 +174,7 @@ export class SimulatedService {
 		uri: string,
 		body: unknown,
 	): [number, object] {
+		this.received(headers, uri);
 		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
 		const account = String(headers['x-api-key']);
 		const path = uri.split('?')[0];
@@ -193,6 +207,7 @@ export class SimulatedService {
 	 * PANs of even index and the older nested one (`data.data`, `full_name`) for the others.
 	 */
 	private answerPan(headers: Record<string, string | undefined>, body: unknown): [number, object] {
+		this.received(headers, 'verifications/pan');
 		const outcome = this.outcomes.get(String(headers[REQUEST_HEADER])) ?? 'accept';
 		const sent = String((body as { pan?: unknown }).pan);
 		const pan = PANS.findIndex((candidate) => candidate.pan === sent);
@@ -251,7 +266,7 @@ export class SimulatedService {
 		const decide = () => this.decide();
 		const answerDelay = () => this.answerDelay();
 		const stop = () => this.stopExecution?.();
-		const { stopped, sentAfterStop, executionOf } = this;
+		const { stopped, handedOverAfterStop, executionOf } = this;
 		const flight = (change: number) => (this.inFlight += change);
 		const outcomes = this.outcomes;
 		let requestCount = 0;
@@ -265,7 +280,7 @@ export class SimulatedService {
 			outcomes.set(id, outcome);
 			const executionId = (this as { getExecutionId(): string }).getExecutionId();
 			executionOf.set(id, executionId);
-			if (stopped.has(executionId)) sentAfterStop.push(`${executionId}: ${String(options.url)}`);
+			if (stopped.has(executionId)) handedOverAfterStop.add(id);
 			const delayMs = answerDelay();
 			flight(1);
 			const answered = await send
