@@ -3,6 +3,7 @@
 //   npm run test:histories -- --histories 20000 --seed 1 [--processes 6]
 // --histories N: exactly N histories (default: at least 100, then as many as fit in --seconds, 60);
 // --seed S: the first seed (default 1); a failing history prints its seed and its shrunk steps;
+// --replay FILE [--replays K]: runs a failing history's replay JSON (in FILE) K times, printing each outcome;
 // --processes P: with --histories, P jest processes at once, each a consecutive share of the seeds
 // (a history mostly waits on timers: about 0.15 s of CPU in 0.4 s), the seeds and histories the same.
 'use strict';
@@ -14,6 +15,8 @@ const OPTIONS = {
 	'--seed': 'CV_HISTORY_SEED',
 	'--seconds': 'CV_HISTORIES_SECONDS',
 	'--processes': 'processes',
+	'--replay': 'CV_HISTORY_REPLAY',
+	'--replays': 'CV_REPLAYS',
 };
 const env = { ...process.env, CV_JEST_SUITE: 'histories' };
 const args = process.argv.slice(2);
@@ -21,9 +24,14 @@ let processes = 1;
 for (let index = 0; index < args.length; index += 2) {
 	const name = OPTIONS[args[index]];
 	const value = args[index + 1];
-	if (!name || !/^\d+$/.test(value ?? '') || (name === 'processes' && Number(value) < 1)) {
+	const number = name !== 'CV_HISTORY_REPLAY';
+	if (
+		!name ||
+		(number && !/^\d+$/.test(value ?? '')) ||
+		(name === 'processes' && Number(value) < 1)
+	) {
 		console.error(
-			`usage: npm run test:histories -- [--histories N] [--seed S] [--seconds T] [--processes P] (got ${args.join(' ')})`,
+			`usage: npm run test:histories -- [--histories N] [--seed S] [--seconds T] [--processes P] | --replay FILE [--replays K] (got ${args.join(' ')})`,
 		);
 		process.exit(2);
 	}

@@ -1,7 +1,11 @@
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- test code run by jest, never published
+import { readFileSync } from 'node:fs';
+
 import nock from 'nock';
 
 import { runHistory } from './run';
 import { report, shrink } from './shrink';
+import type { History } from './steps';
 import { generateHistory } from './steps';
 
 /**
@@ -16,11 +20,35 @@ const AT_LEAST = Number(env.CV_HISTORIES ?? env.CV_HISTORIES_MIN ?? 100);
 const FIXED = env.CV_HISTORIES !== undefined;
 const BUDGET_MS = Number(env.CV_HISTORIES_SECONDS ?? 60) * 1000;
 
+/**
+ * CV_HISTORY_REPLAY: a failing history's replay JSON (or a file holding it), run CV_REPLAYS times (1),
+ * printing each run's outcome: what `npm run test:histories -- --replay FILE` runs.
+ */
+const REPLAY = env.CV_HISTORY_REPLAY;
+
 describe('duplicate protection over random histories', () => {
 	beforeAll(() => nock.disableNetConnect());
 	afterAll(() => nock.enableNetConnect());
 
-	it(
+	(REPLAY ? it : it.skip)(
+		'replays a history',
+		async () => {
+			const text = REPLAY!.trim().startsWith('{') ? REPLAY! : readFileSync(REPLAY!, 'utf8');
+			const history = JSON.parse(text) as History;
+			for (let run = 1; run <= Number(env.CV_REPLAYS ?? 1); run += 1) {
+				const outcome = await runHistory(history);
+				// eslint-disable-next-line no-console -- test output read by people, never published
+				console.log(
+					outcome.broken.length === 0
+						? `run ${run}: every promise kept`
+						: `run ${run}: broke a promise at step ${outcome.failedStep! + 1}\n  ${outcome.broken.join('\n  ')}`,
+				);
+			}
+		},
+		24 * 3600 * 1000,
+	);
+
+	(REPLAY ? it.skip : it)(
 		'keeps every promise after every step',
 		async () => {
 			const started = Date.now();

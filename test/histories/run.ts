@@ -470,11 +470,19 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			if (service.sentAfterStop.length > 0)
 				broken.push(`a stopped execution sent after the stop: ${service.sentAfterStop}`);
 			if (broken.length > 0) {
+				// With two executions at once, each answer names its execution (A: the step's, B: the other).
+				const by = ({ executionId }: { executionId: string }) =>
+					executions.length > 1 ? ` (${'AB'[executionIds.indexOf(executionId)]})` : '';
 				const answers = verifiesPan
 					? service.panCalls
 							.filter(ofThisStep)
-							.map(({ pan, outcome }) => `${describeRow([0, pan], 'verifyPan')} ${outcome}`)
-					: requests.map(({ row, outcome }) => `${describeRow(row, operationOf(step))} ${outcome}`);
+							.map(
+								(call) => `${describeRow([0, call.pan], 'verifyPan')} ${call.outcome}${by(call)}`,
+							)
+					: requests.map(
+							(request) =>
+								`${describeRow(request.row, operationOf(step))} ${request.outcome}${by(request)}`,
+						);
 				broken.push(`(the service's answers in this step: ${answers.join(', ') || 'no request'})`);
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
