@@ -76,8 +76,12 @@ describe('The lock across processes', () => {
 	 * key) and meets the others only in the store. Each adds 1 to a counter with a read, a pause and
 	 * a write, as n8n's store reads and writes the node's record.
 	 */
-	async function increments(processes: number, times: number, locked: boolean) {
-		const store = new DeduplicationStore();
+	async function increments(
+		processes: number,
+		times: number,
+		locked: boolean,
+		store = new DeduplicationStore(),
+	) {
 		let counter = 0;
 		const addOne = async () => {
 			const read = counter;
@@ -100,6 +104,21 @@ describe('The lock across processes', () => {
 		const { counter, store } = await increments(10, 5, true);
 		expect(counter).toBe(50);
 		expect(store.rows.size).toBe(0);
+	});
+
+	it('the store failing to count while the lock is taken: the run fails, and no lock row is left (an empty row would let two processes take the lock at once: n8n updates an existing row without its key’s check)', async () => {
+		const store = new DeduplicationStore();
+		// The first count (made beside the first try to take the lock) fails.
+		let counts = 0;
+		store.failWhen = (scope, values) =>
+			scope === 'workflow' && values === undefined && ++counts === 1;
+		const lock = new WorkflowLock(fakeContext, helpersOf(store), 'process-0');
+		await expect(lock.around(async () => 'held')).rejects.toThrow('SQLITE_BUSY');
+		expect(store.rows.has('wf-lock|')).toBe(false);
+
+		store.failWhen = () => false;
+		const { counter } = await increments(10, 5, true, store);
+		expect(counter).toBe(50);
 	});
 
 	it('without the lock the same work loses writes (what n8n’s store does on its own)', async () => {

@@ -177,8 +177,7 @@ export class WorkflowLock {
 			if (taken) {
 				const after = counted.status === 'fulfilled' && before > 0 ? await this.count() : 0;
 				if (counted.status === 'fulfilled' && after < before + 2) return;
-				this.calls += 1;
-				await this.store.removeProcessed([LOCK_VALUE, mark], LOCK_SCOPE, LOCK_OPTIONS);
+				await this.giveBack(mark);
 				throw counted.status === 'rejected'
 					? storeFailure(this.context, counted.reason)
 					: lockError(this.context, 'conflict');
@@ -189,6 +188,21 @@ export class WorkflowLock {
 			if (Date.now() - started >= lockTiming.busyMs) throw lockError(this.context, 'busy');
 			await sleep(pause + Math.floor(Math.random() * pause));
 			pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+		}
+	}
+
+	/**
+	 * Takes back a lock just taken that must not be held (another node's history in its row, or the
+	 * count failed), keeping whatever else the row holds. A row left empty is deleted: n8n keeps an
+	 * emptied row, and writes into an existing row without the check its creation has (a second
+	 * INSERT fails), so two processes could then both take the lock.
+	 */
+	private async giveBack(mark: string): Promise<void> {
+		this.calls += 1;
+		await this.store.removeProcessed([LOCK_VALUE, mark], LOCK_SCOPE, LOCK_OPTIONS);
+		if ((await this.count()) === 0) {
+			this.calls += 1;
+			await this.store.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
 		}
 	}
 
