@@ -280,6 +280,20 @@ async function untilNoRequestInFlight(service: SimulatedService): Promise<void> 
 }
 
 /**
+ * The lock's release runs in the background after a claim (its result is handed back first), so it
+ * may still be on its way when an execution ends: a step starts once no lock is held but a gone
+ * worker's. Returns whether a lock is still held after the deadline (left behind: a finding).
+ */
+async function lockLeftBehind(store: DeduplicationStore): Promise<boolean> {
+	const deadline = Date.now() + SETTLE_DEADLINE_MS;
+	while (lockIsHeld(store)) {
+		if (Date.now() > deadline) return true;
+		await sleep(5);
+	}
+	return false;
+}
+
+/**
  * Runs a history through the harness (n8n-core's WorkflowExecute, the harness's deduplication store
  * shared by its executions), checking every promise after every step. Each run is a node of its
  * own (a new node ID), so no memory of the process carries over from another run.
@@ -291,6 +305,8 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 	const nodeId = `00000000-0000-4000-8000-${(++nodes).toString(16).padStart(12, '0')}`;
 	const nodeRow = `wf-test|n:${nodeId}`;
 	const staticData: IDataObject = {};
+	/** Whether a gone worker's lock is in the store (left by a step, not released since). */
+	let goneWorkersLock = false;
 	const restore = service.install([secondProcess().transport]);
 	setReleasePausesMs(HISTORY_RELEASE_PAUSES_MS);
 	let failAt: number | undefined;
@@ -330,7 +346,13 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 								},
 				);
 			// A gone worker's lock: runs that take it stop as stuck after the history's stuck time.
-			const lockWasHeld = lockIsHeld(store);
+			// Any other lock is a release still on its way (waited for), or one left behind.
+			if (!goneWorkersLock && (await lockLeftBehind(store)))
+				return {
+					failedStep: index - 1,
+					broken: [`the lock was left held after step ${index} though no worker was gone`],
+				};
+			const lockWasHeld: boolean = goneWorkersLock && lockIsHeld(store);
 			setStuckMs(lockWasHeld ? (history.lockStuckMs ?? 40) : DEFAULT_STUCK_MS);
 			const before = JSON.stringify(store.valuesOf(nodeRow));
 			storeCalls.calls = 0;
@@ -487,6 +509,7 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 				return { failedStep: index, broken: [...new Set(broken)] };
 			}
 			if (step.workerGone) leaveLock(store);
+			goneWorkersLock = lockIsHeld(store) && (step.workerGone === true || lockWasHeld);
 			// Verify PAN records nothing: the model of the protected rows stays as it was. Under a
 			// gone worker's lock a run that needs it changed nothing (checked above).
 			if (verifiesPan || (lockWasHeld && needsLock(step))) continue;
