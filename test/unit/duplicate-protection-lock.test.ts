@@ -121,6 +121,19 @@ describe('The lock across processes', () => {
 		expect(counter).toBe(50);
 	});
 
+	it('the store failing on the count made after taking the lock (the row held a value): the run fails, and the lock is given back, the row’s other value kept', async () => {
+		const store = new DeduplicationStore();
+		const other = createHash('md5').update('another node’s row').digest('base64');
+		store.rows.set('wf-lock|', [other]);
+		// The count beside the first try answers; the one after taking the lock fails.
+		let counts = 0;
+		store.failWhen = (scope, values) =>
+			scope === 'workflow' && values === undefined && ++counts === 3;
+		const lock = new WorkflowLock(fakeContext, helpersOf(store), 'process-0');
+		await expect(lock.around(async () => 'held')).rejects.toThrow('SQLITE_BUSY');
+		expect(store.rows.get('wf-lock|')).toEqual([other]);
+	});
+
 	it('without the lock the same work loses writes (what n8n’s store does on its own)', async () => {
 		const { counter } = await increments(10, 5, false);
 		expect(counter).toBeLessThan(50);

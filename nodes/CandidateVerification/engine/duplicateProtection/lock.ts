@@ -175,11 +175,21 @@ export class WorkflowLock {
 			const { taken, marked } = took.value;
 			const before = counted.status === 'fulfilled' ? counted.value : 0;
 			if (taken) {
-				const after = counted.status === 'fulfilled' && before > 0 ? await this.count() : 0;
-				if (counted.status === 'fulfilled' && after < before + 2) return;
+				// A count that fails (beside the try, or after it) gives the lock back too: else it
+				// would stay held by a run that stops here.
+				let failure: unknown = counted.status === 'rejected' ? counted.reason : undefined;
+				let after = 0;
+				if (failure === undefined && before > 0) {
+					try {
+						after = await this.count();
+					} catch (caught) {
+						failure = caught;
+					}
+				}
+				if (failure === undefined && after < before + 2) return;
 				await this.giveBack(mark);
-				throw counted.status === 'rejected'
-					? storeFailure(this.context, counted.reason)
+				throw failure !== undefined
+					? storeFailure(this.context, failure)
 					: lockError(this.context, 'conflict');
 			}
 			if (marked && seen) lastChange = Date.now();
