@@ -479,9 +479,12 @@ export async function runHistory(history: History): Promise<HistoryOutcome> {
 			// under every On Error setting ("the rows accepted before are recorded, or named in the
 			// error with their IDs": seed 326 found a Continue run that sent every row end silent).
 			// (n8n's Retry On Fail runs another try after a try that failed: that try may succeed.)
+			// A step that sent nothing has no outcome to record: a failure of its clean-up under the
+			// lock (the tripwire's own value, seed 8024) leaves every row as the record had it.
 			if (
 				storeFailed &&
 				mustBeNamed(storeFailed) &&
+				requests.length > 0 &&
 				!results.some(namesAFailure) &&
 				executions.every((execution) => execution.tries === 1)
 			)
