@@ -293,6 +293,20 @@ describe('n8n’s Retry On Fail under On Error → Continue (using error output)
 	});
 });
 
+/** Verify PAN over the items' `pan`, one request at a time. */
+const VERIFY_PAN_ONE_AT_A_TIME = {
+	resource: 'instantKyc',
+	operation: 'verifyPan',
+	pan: '={{ $json.pan }}',
+	requestOptions: { maxConcurrentRequests: 1 },
+};
+
+/** The service's answer to a valid PAN: the name it gives is NAME and the PAN. */
+const panAnswered = (pan: unknown): [number, IDataObject] => [
+	200,
+	success({ fullName: `NAME ${String(pan)}`, pan, status: 'VALID' }),
+];
+
 describe('n8n’s Retry On Fail on a billed call under On Error → Continue (using error output)', () => {
 	const PAN_PATH = `${V}/verifications/pan`;
 	const pans = ['ABCDE1000F', 'ABCDE1001F', 'ABCDE1002F'];
@@ -309,18 +323,12 @@ describe('n8n’s Retry On Fail on a billed call under On Error → Continue (us
 					refusedOnce = true;
 					answer(null, [200, { code: -1, message: 'Source unavailable, try again', data: null }]);
 				} else if (pan === pans[2]) answer(reset(), undefined as never);
-				else
-					answer(null, [200, success({ fullName: `NAME ${String(pan)}`, pan, status: 'VALID' })]);
+				else answer(null, panAnswered(pan));
 			});
 
 		const result = await runActionNode({
 			items: pans.map((pan) => ({ pan })),
-			parameters: {
-				resource: 'instantKyc',
-				operation: 'verifyPan',
-				pan: '={{ $json.pan }}',
-				requestOptions: { maxConcurrentRequests: 1 },
-			},
+			parameters: VERIFY_PAN_ONE_AT_A_TIME,
 			continueOnFail: 'errorOutput',
 			retryOnFail: { maxTries: 2 },
 		});
@@ -467,18 +475,12 @@ describe('What the memory rests on beyond n8n’s interfaces: a broken assumptio
 			.reply((_uri, body, answer) => {
 				const { pan } = body as IDataObject;
 				if (pan === pans[1]) answer(reset(), undefined as never);
-				else
-					answer(null, [200, success({ fullName: `NAME ${String(pan)}`, pan, status: 'VALID' })]);
+				else answer(null, panAnswered(pan));
 			});
 
 		const result = await runActionNode({
 			items: pans.map((pan) => ({ pan })),
-			parameters: {
-				resource: 'instantKyc',
-				operation: 'verifyPan',
-				pan: '={{ $json.pan }}',
-				requestOptions: { maxConcurrentRequests: 1 },
-			},
+			parameters: VERIFY_PAN_ONE_AT_A_TIME,
 			retryOnFail: { maxTries: 2 },
 			nodeType: triesInTwoProcesses(),
 		});
