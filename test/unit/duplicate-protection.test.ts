@@ -892,6 +892,18 @@ describe('Duplicate protection across executions', () => {
 		).toEqual(['already sent', 'in doubt', 'in doubt', 'TXN-3', 'TXN-4', 'TXN-5']);
 	});
 
+	/** The store's error when items 0 and 1 were accepted (TXN-0, TXN-1) and their record failed. */
+	const firstTwoUnrecorded = (notSent: number[]) =>
+		say.storeStopped({
+			cause: 'SQLITE_BUSY: database is locked',
+			sentAny: true,
+			unrecorded: [
+				{ itemIndex: 0, id: 'TXN-0' },
+				{ itemIndex: 1, id: 'TXN-1' },
+			],
+			notSent,
+		});
+
 	it('the store fails when recording the outcome after every row was sent, under On Error → Continue: each accepted row carries the error, with its ID and how to record it (the run never ends as a success)', async () => {
 		const store = new DeduplicationStore();
 		const requests = acceptingService(2);
@@ -900,15 +912,7 @@ describe('Duplicate protection across executions', () => {
 		const result = await runRows(2, createProfile, store, { continueOnFail: true });
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
-		const stopped = say.storeStopped({
-			cause: 'SQLITE_BUSY: database is locked',
-			sentAny: true,
-			unrecorded: [
-				{ itemIndex: 0, id: 'TXN-0' },
-				{ itemIndex: 1, id: 'TXN-1' },
-			],
-			notSent: [],
-		});
+		const stopped = firstTwoUnrecorded([]);
 		expect(result.error).toBeUndefined();
 		expect(outputJson(result)).toEqual(
 			['TXN-0', 'TXN-1'].map((transactionId) => ({
@@ -932,15 +936,7 @@ describe('Duplicate protection across executions', () => {
 		lockTiming.releasePausesMs = pauses;
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
-		const stopped = say.storeStopped({
-			cause: 'SQLITE_BUSY: database is locked',
-			sentAny: true,
-			unrecorded: [
-				{ itemIndex: 0, id: 'TXN-0' },
-				{ itemIndex: 1, id: 'TXN-1' },
-			],
-			notSent: [2, 3, 4, 5],
-		});
+		const stopped = firstTwoUnrecorded([2, 3, 4, 5]);
 		expect(result.error?.message).toBe(stopped.message);
 		expect(result.error?.description).toBe(stopped.description);
 		expect(store.rows.has('wf-test|')).toBe(true);
