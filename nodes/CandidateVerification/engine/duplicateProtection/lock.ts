@@ -31,6 +31,7 @@ export const lockTiming = {
 	releasePausesMs: [500, 1500, 3000, 5000],
 };
 const FIRST_PAUSE_MS = 5;
+const COUNTING = "counting the values in duplicate protection's lock row";
 const LONGEST_PAUSE_MS = 50;
 
 /** Postgres, SQLite and MySQL/MariaDB's answers to a second INSERT of the same key. */
@@ -156,12 +157,16 @@ export class WorkflowLock {
 	}
 
 	/**
-	 * Takes the lock. Each try records the lock value and this wait's mark: the lock value new means
-	 * this process created the row; otherwise the mark says whether the row is the one seen at the
-	 * previous try (mark already there) or was released and taken again since (mark new): the lock
-	 * changed hands. Waiting ends when one hold lasts `stuckMs` (stuck) or after `busyMs` (busy).
-	 * A count goes out with each try: a row that held values before a try that created the lock,
+	 * Takes the lock. Each try counts the row's values, then records the lock value and this wait's
+	 * mark: the lock value new means this process created the row; otherwise the mark says whether
+	 * the row is the one seen at the previous try (mark already there) or was released and taken
+	 * again since (mark new): the lock changed hands. Waiting ends when one hold lasts `stuckMs`
+	 * (stuck) or after `busyMs` (busy). A row that held values before a try that created the lock,
 	 * and holds 2 more after it, is another node's history.
+	 *
+	 * The count goes first, and a count that fails is tried again: a lock taken must never be given
+	 * back for a failed count. Giving back removes two values, and n8n writes a row whole, so a
+	 * waiter's write that read the row before could put the lock's value back with nobody holding it.
 	 */
 	private async acquire(): Promise<void> {
 		const mark = MARK + randomUUID();
@@ -170,27 +175,20 @@ export class WorkflowLock {
 		let seen = false;
 		let pause = FIRST_PAUSE_MS;
 		for (;;) {
-			const [counted, took] = await Promise.allSettled([this.count(), this.tryTake(mark)]);
-			if (took.status === 'rejected') throw took.reason;
-			const { taken, marked } = took.value;
-			const before = counted.status === 'fulfilled' ? counted.value : 0;
+			const before = await this.triedAgain(COUNTING, async () => await this.count());
+			const { taken, marked } = await this.tryTake(mark);
 			if (taken) {
-				// A count that fails (beside the try, or after it) gives the lock back too: else it
-				// would stay held by a run that stops here.
-				let failure: unknown = counted.status === 'rejected' ? counted.reason : undefined;
-				let after = 0;
-				if (failure === undefined && before > 0) {
-					try {
-						after = await this.count();
-					} catch (caught) {
-						failure = caught;
-					}
+				if (before === 0) return;
+				let after: number;
+				try {
+					after = await this.triedAgain(COUNTING, async () => await this.count());
+				} catch (caught) {
+					await this.giveBack(mark);
+					throw caught;
 				}
-				if (failure === undefined && after < before + 2) return;
+				if (after < before + 2) return;
 				await this.giveBack(mark);
-				throw failure !== undefined
-					? storeFailure(this.context, failure)
-					: lockError(this.context, 'conflict');
+				throw lockError(this.context, 'conflict');
 			}
 			if (marked && seen) lastChange = Date.now();
 			seen = true;
@@ -216,21 +214,28 @@ export class WorkflowLock {
 		}
 	}
 
-	/** Deletes the lock row, tried again after each of `releasePausesMs` when the store fails. */
+	/** Deletes the lock row, tried again like a count. */
 	private async release(): Promise<void> {
-		for (const pause of [...lockTiming.releasePausesMs, undefined]) {
+		await this.triedAgain("releasing duplicate protection's lock", async () => {
 			this.calls += 1;
+			await this.store.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
+		});
+	}
+
+	/** A store call tried again after each of `releasePausesMs` when the store fails. */
+	private async triedAgain<T>(what: string, call: () => Promise<T>): Promise<T> {
+		for (const pause of [...lockTiming.releasePausesMs, undefined]) {
 			try {
-				await this.store.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
-				return;
+				return await call();
 			} catch (caught) {
 				if (pause === undefined) throw storeFailure(this.context, caught);
 				this.context.logger.warn(
-					`Candidate Verification: releasing duplicate protection's lock failed, trying again in ${pause} ms: ${(caught as Error)?.message}`,
+					`Candidate Verification: ${what} failed, trying again in ${pause} ms: ${(caught as Error)?.message}`,
 				);
 				await sleep(pause);
 			}
 		}
+		throw new Error('unreachable: the last try throws');
 	}
 
 	/**
