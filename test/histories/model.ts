@@ -4,12 +4,18 @@ import { acts, operationOf } from './steps';
 /**
  * The model of duplicate protection, with its documented exceptions (docs/duplicate-protection.md):
  * a row's identity carries the credential and the Duplicate Key (another credential, a key added or
- * changed: new rows); the record keeps at least the newest History Size rows; Forget All empties it;
- * Off records nothing and holds nothing back; Send These Rows Again sends the rows of its input again.
+ * changed: new rows); the record keeps at least the newest History Size rows (a step's rows in any
+ * order); Forget All empties it; Off records nothing and holds nothing back; Send These Rows Again
+ * sends the rows of its input again.
  */
 export class ProtectionModel {
 	/** Identities the record holds (sent, accepted or in doubt), oldest first. */
 	private readonly recorded: string[] = [];
+
+	/** The step that recorded each identity of `recorded` (counted from 1). */
+	private readonly recordedAt = new Map<string, number>();
+
+	private steps = 0;
 
 	/** Transaction IDs whose acceptance reached n8n, per identity: never forgotten. */
 	readonly accepted = new Map<string, Set<string>>();
@@ -42,10 +48,13 @@ export class ProtectionModel {
 	 * (its own claims push the oldest out too): among the newest History Size rows once they are in.
 	 */
 	protects(identity: string, newRows = 0): boolean {
-		const index = this.recorded.indexOf(identity);
-		if (index < 0) return false;
+		const step = this.recordedAt.get(identity);
+		if (step === undefined) return false;
 		const size = this.history.historySize;
-		return size === undefined || index >= this.recorded.length + newRows - size;
+		// The rows one step recorded have no order the node promises (its claims, answers and
+		// executions interleave): the row may be the oldest of its step (seed 10626).
+		const oldestOfItsStep = this.recorded.findIndex((other) => this.recordedAt.get(other) === step);
+		return size === undefined || oldestOfItsStep >= this.recorded.length + newRows - size;
 	}
 
 	/**
@@ -70,12 +79,15 @@ export class ProtectionModel {
 	 */
 	private record(identity: string, sent: boolean): void {
 		if (sent) this.release(identity);
-		if (!this.recorded.includes(identity)) this.recorded.push(identity);
+		if (this.recorded.includes(identity)) return;
+		this.recorded.push(identity);
+		this.recordedAt.set(identity, this.steps);
 	}
 
 	private release(identity: string): void {
 		const index = this.recorded.indexOf(identity);
 		if (index >= 0) this.recorded.splice(index, 1);
+		this.recordedAt.delete(identity);
 	}
 
 	static add(map: Map<string, Set<string>>, identity: string, id: string): void {
@@ -94,12 +106,14 @@ export class ProtectionModel {
 		personIds: Array<{ row: Row; id: string }>,
 		storeFailed = false,
 	): void {
+		this.steps += 1;
 		for (const { row, id } of acceptedIds)
 			ProtectionModel.add(this.accepted, ProtectionModel.identity(step, row), id);
 		if (!acts(step)) return;
 		switch (step.protection) {
 			case 'forgetAll':
 				this.recorded.length = 0;
+				this.recordedAt.clear();
 				return;
 			case 'off':
 				return;
