@@ -184,7 +184,7 @@ export class WorkflowLock {
 					after = await this.triedAgain(COUNTING, async () => await this.count());
 				} catch (caught) {
 					await this.giveBack(mark);
-					throw caught;
+					throw storeFailure(this.context, caught);
 				}
 				if (after < before + 2) return;
 				await this.giveBack(mark);
