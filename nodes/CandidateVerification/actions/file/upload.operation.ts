@@ -5,7 +5,8 @@ import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS, UPLOAD_PATH } from '../../../shared/constants';
+import { UPLOAD_PATH } from '../../../shared/constants';
+import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS } from '../../../shared/checks';
 import { storedByteCount } from './shared';
 
 const showOnlyForUpload = { resource: ['file'], operation: ['upload'] };

@@ -4,7 +4,8 @@ import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../../shared/constants';
+import { FORMS_PATH } from '../../../shared/constants';
+import { FORM_VERIFICATION_NAMES } from '../../../shared/checks';
 import { toUnixSeconds } from '../../helpers/dates';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };

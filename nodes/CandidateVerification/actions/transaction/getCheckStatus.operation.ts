@@ -12,15 +12,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
 import { fillPath } from '../../../shared/paths';
 import { ACTIONS } from '../../../shared/actions';
+import { CHECK_STATUS_PATH } from '../../../shared/constants';
 import {
 	CHECK_OPTIONS_V2,
 	CHECK_STATUS_OTHER_NAME_V2,
-	CHECK_STATUS_PATH,
 	DIGITAL_ADDRESS_OTHER_NAME,
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
-} from '../../../shared/constants';
+} from '../../../shared/checks';
 import { checkItemsOf, checkStatusOutput } from '../../../shared/checkStatus';
 import { assertSuccessfulResponse, type ServiceEnvelope } from '../../../shared/transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';

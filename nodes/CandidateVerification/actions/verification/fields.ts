@@ -1,16 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEGREE_LEVELS, DOCUMENT_LABELS } from '../../../shared/constants';
 import {
 	CHECK_OPTIONS_V2,
-	DEGREE_LEVELS,
 	DIGITAL_ADDRESS_CHECKS,
 	DIGITAL_ADDRESS_SUBMISSION_NAMES,
-	DOCUMENT_LABELS,
 	FORM_VERIFICATION_NAMES,
 	INSTANT_CHECKS,
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
-} from '../../../shared/constants';
+} from '../../../shared/checks';
 import {
 	MAP_EACH_FIELD,
 	MAPPING_MODE,

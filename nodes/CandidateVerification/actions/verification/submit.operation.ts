@@ -7,16 +7,18 @@ import type { OperationDefinition, PreparedRequest } from '../../engine/operatio
 import { ACTIONS } from '../../../shared/actions';
 import {
 	DEGREE_LEVELS,
-	DIGITAL_ADDRESS_CHECKS,
 	DOCUMENT_LABELS,
 	EMPLOYMENT_DOCUMENT_TYPES,
+	SUBMISSION_PATH,
+} from '../../../shared/constants';
+import {
+	DIGITAL_ADDRESS_CHECKS,
 	POLICE_CLEARANCE_CERTIFICATE,
 	POLICE_VERIFICATION,
-	SUBMISSION_PATH,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
 	submissionName,
-} from '../../../shared/constants';
+} from '../../../shared/checks';
 import { formatYearMonthDay, toCalendarDate } from '../../helpers/dates';
 import { ADDRESS_FIELDS, EDUCATION_LEVELS, verificationSubmitFields } from './fields';
 

@@ -5,7 +5,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { ItemInput } from '../../../../nodes/CandidateVerification/engine/itemInput';
 import { operation as submit } from '../../../../nodes/CandidateVerification/actions/verification/submit.operation';
 import { operation as createForm } from '../../../../nodes/CandidateVerification/actions/form/create.operation';
-import { SUBMITTABLE_CHECKS, SUBMITTABLE_CHECKS_V2 } from '../../../../nodes/shared/constants';
+import { SUBMITTABLE_CHECKS, SUBMITTABLE_CHECKS_V2 } from '../../../../nodes/shared/checks';
 
 /**
  * The request bodies a fixed item builds, for every check and node version, byte for byte as the
