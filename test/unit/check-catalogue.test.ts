@@ -8,7 +8,7 @@ import {
 } from '../../nodes/shared/checks';
 
 /** The sandbox stands for the service: it keeps its own list of the checks the service knows. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain script of the sandbox
 const sandbox = require('../../sandbox/constants') as {
 	FORM_VERIFICATION_NAMES: string[];
 	SUBMISSION_VERIFICATION_NAMES: string[];

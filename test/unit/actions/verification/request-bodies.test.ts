@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'fs';
-import { join } from 'path';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code run by jest, never published: it reads (and on demand writes) its fixture */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ItemInput } from '../../../../nodes/CandidateVerification/engine/itemInput';
