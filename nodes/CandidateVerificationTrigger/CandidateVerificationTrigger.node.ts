@@ -17,7 +17,7 @@ import {
 	type NotificationFilters,
 } from './helpers/filters';
 import { addTransactionDetails, notificationItem } from './helpers/payload';
-import { CHECK_STATES } from '../shared/constants';
+import { CHECK_STATES } from '../shared/enums';
 import { NOTIFICATION_CHECK_OPTIONS } from '../shared/checks';
 
 const FILTERED = {

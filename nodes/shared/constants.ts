@@ -1,6 +1,15 @@
+/**
+ * The wire: the credential, the headers, the service's paths and the request timeouts. The checks
+ * are in checks.ts, the service's other value lists in enums.ts.
+ */
+
+// ---- Credential and headers ---------------------------------------------------------------------
+
 export const CREDENTIAL_TYPE = 'candidateVerificationApi';
 /** The header carrying the API key on every request (and the webhook secret on notifications). */
 export const API_KEY_HEADER = 'x-api-key';
+
+// ---- Paths ---------------------------------------------------------------------------------------
 
 export const VERIFICATION_API = '/verification/api/1.0';
 /** From the provider's public documentation: uploads live under a different prefix. */
@@ -16,78 +25,13 @@ export const SIGNED_URL_PATH = `${VERIFICATION_API}/download-manager/url`;
 export const UPLOAD_PATH = `${UTILITY_API}/files`;
 export const TRANSACTION_STATUS_PATH = `${VERIFICATION_API}/transactions/info`;
 export const CHECK_STATUS_PATH = `${VERIFICATION_API}/transactions/:verificationName/info`;
-
-/** Default per-request timeout (n8n's is 5 minutes); Request Options → Timeout overrides it. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Check states seen in notifications (newState) and transaction status. */
-export const CHECK_STATES = [
-	{ name: 'Completed', value: 'COMPLETED' },
-	{ name: 'In Progress', value: 'IN_PROGRESS' },
-	{ name: 'Insufficient Data', value: 'INSUFFICIENT_DATA' },
-	{ name: 'Not Started', value: 'NOT_STARTED' },
-];
-
-export const SIGNED_URL_LIFETIME_MINUTES = 180;
-
-export const EMPLOYMENT_DOCUMENT_TYPES = [
-	'salaryslip',
-	'appointmentletter',
-	'experienceletter',
-] as const;
-
-export const GENDERS = ['Male', 'Female', 'Other'] as const;
-
-/** Short forms accepted for Gender (any case); full names are matched in any case too. */
-export const GENDER_ALIASES: Readonly<Record<string, (typeof GENDERS)[number]>> = {
-	m: 'Male',
-	f: 'Female',
-	o: 'Other',
-};
-
-/** bgv-degree's `level`, from the provider's public documentation. */
-export const DEGREE_LEVELS = [
-	'DIPLOMA',
-	'GRADUATE',
-	'MASTERS',
-	'PHD',
-	'POST_DOC',
-	'POST_GRADUATE_DIPLOMA',
-	'PROFESSIONAL_COURSE',
-	'OTHER',
-] as const;
-
-/** The documentList labels of the provider's public samples. */
-export const DOCUMENT_LABELS = {
-	'bgv-tenth': '10th Marksheet',
-	'bgv-twelfth': '12th Marksheet',
-	degree: 'Degree',
-	marksheet: 'Marksheet',
-} as const;
-
-// ---- Issue 34: the insufficiency loop and the trigger's check filter ----------------------------
-
 /** From the provider's public documentation: answers and documents for a check's insufficiency. */
 export const INSUFFICIENCY_PATH = `${VERIFICATION_API}/bgv/insufficiency`;
 
-/** From the provider's public documentation: the only document type of an insufficiency document. */
-export const INSUFFICIENCY_FILE_TYPE = 'Url';
-
-/** documentType samples of the provider's public documentation; others are accepted by expression. */
-export const INSUFFICIENCY_DOCUMENT_TYPES = [
-	{ name: 'Educational Certificates', value: 'EducationalCertificates' },
-	{ name: 'Other', value: 'Other' },
-];
-
-/** Notification `action` values of the provider's public documentation. */
-export const INSUFFICIENCY_RAISED = 'insufficiency-raised';
-export const INSUFFICIENCY_RESOLVED = 'insufficiency-resolved';
-
-// ---- Instant KYC (issue 34) ---------------------------------------------------------------------
-// From the provider's public documentation: instant checks have their own endpoints (not bgv/diy),
-// answer synchronously and are billed per call. The bank account's path is the one public client code
-// calls (no page of the documentation shows it); the path marked "inferred" follows the pattern of
-// the others: nothing public shows it.
+// Instant KYC, from the provider's public documentation: instant checks have their own endpoints (not
+// bgv/diy), answer synchronously and are billed per call. The bank account's path is the one public
+// client code calls (no page of the documentation shows it); the path marked "inferred" follows the
+// pattern of the others: nothing public shows it.
 
 const VERIFICATIONS = `${VERIFICATION_API}/verifications`;
 export const KYC_PAN_PATH = `${VERIFICATIONS}/pan`;
@@ -102,3 +46,11 @@ export const KYC_DIN_PATH = `${VERIFICATIONS}/din`;
 export const KYC_AADHAAR_START_PATH = `${VERIFICATIONS}/pre-verify/aadhaar`;
 /** Aadhaar through DigiLocker, step 2: the result once the candidate consented. */
 export const KYC_AADHAAR_RESULT_PATH = `${VERIFICATIONS}/self/aadhaar`;
+
+// ---- Timeouts and lifetimes ----------------------------------------------------------------------
+
+/** Default per-request timeout (n8n's is 5 minutes); Request Options → Timeout overrides it. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** How long a signed URL of File → Get Signed URL stays valid. */
+export const SIGNED_URL_LIFETIME_MINUTES = 180;

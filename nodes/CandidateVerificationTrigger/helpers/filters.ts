@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { INSUFFICIENCY_RAISED, INSUFFICIENCY_RESOLVED } from '../../shared/constants';
+import { INSUFFICIENCY_RAISED, INSUFFICIENCY_RESOLVED } from '../../shared/enums';
 import { CHECK_FILTER_ALSO_MATCHES, NOTIFICATION_CHECK_OPTIONS } from '../../shared/checks';
 import { resolveCheckName } from './lookup';
 

@@ -7,12 +7,8 @@ import type {
 	PreparedRequest,
 } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import {
-	CANDIDATE_PATH,
-	GENDER_ALIASES,
-	GENDERS,
-	TRANSACTION_STATUS_PATH,
-} from '../../../shared/constants';
+import { CANDIDATE_PATH, TRANSACTION_STATUS_PATH } from '../../../shared/constants';
+import { GENDER_ALIASES, GENDERS } from '../../../shared/enums';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
 import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEGREE_LEVELS, DOCUMENT_LABELS } from '../../../shared/constants';
+import { DEGREE_LEVELS, DOCUMENT_LABELS } from '../../../shared/enums';
 import {
 	CHECK_OPTIONS_V2,
 	DIGITAL_ADDRESS_CHECKS,

@@ -5,11 +5,8 @@ import { withoutDocumentUrls } from '../../helpers/checkIdentity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import {
-	INSUFFICIENCY_DOCUMENT_TYPES,
-	INSUFFICIENCY_FILE_TYPE,
-	INSUFFICIENCY_PATH,
-} from '../../../shared/constants';
+import { INSUFFICIENCY_PATH } from '../../../shared/constants';
+import { INSUFFICIENCY_DOCUMENT_TYPES, INSUFFICIENCY_FILE_TYPE } from '../../../shared/enums';
 import { organisationIdField, readOrganisationId } from '../transaction/shared';
 
 const OPERATION = 'resolveInsufficiency';

@@ -5,12 +5,8 @@ import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { formListName, withoutDocumentUrls } from '../../helpers/checkIdentity';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import {
-	DEGREE_LEVELS,
-	DOCUMENT_LABELS,
-	EMPLOYMENT_DOCUMENT_TYPES,
-	SUBMISSION_PATH,
-} from '../../../shared/constants';
+import { SUBMISSION_PATH } from '../../../shared/constants';
+import { DEGREE_LEVELS, DOCUMENT_LABELS, EMPLOYMENT_DOCUMENT_TYPES } from '../../../shared/enums';
 import {
 	DIGITAL_ADDRESS_CHECKS,
 	POLICE_CLEARANCE_CERTIFICATE,
