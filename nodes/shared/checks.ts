@@ -473,9 +473,3 @@ export const DIGITAL_ADDRESS_SUBMISSION_NAMES: Readonly<Record<string, string>> 
 	Object.fromEntries(
 		CHECKS.flatMap(({ name, otherName }) => (otherName ? [[name, otherName.name]] : [])),
 	);
-
-/** Every name of a digital address check version 2 takes: the submission pages' and the form list's. */
-export const DIGITAL_ADDRESS_CHECKS: readonly string[] = [
-	...Object.values(DIGITAL_ADDRESS_SUBMISSION_NAMES),
-	...Object.keys(DIGITAL_ADDRESS_SUBMISSION_NAMES),
-];
