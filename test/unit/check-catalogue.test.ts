@@ -1,5 +1,11 @@
 import * as instantKyc from '../../nodes/CandidateVerification/actions/instantKyc/InstantKyc.resource';
 import {
+	NODE_VERSIONS,
+	submittableChecks,
+	TYPED_CHECKS,
+	typedCheckFor,
+} from '../../nodes/CandidateVerification/actions/verification/checks';
+import {
 	CHECKS,
 	FILE_CATEGORIES,
 	FORM_VERIFICATION_NAMES,
@@ -45,5 +51,20 @@ describe('The check catalogue (nodes/shared/checks.ts) against the service (the 
 		const calls = CHECKS.flatMap(({ instant }) => (instant?.call ? [instant.call] : []));
 		expect(calls.length).toBeGreaterThan(0);
 		for (const call of calls) expect(Object.keys(instantKyc)).toContain(call);
+	});
+
+	it('each typed check builds names of the catalogue, and some check reaches it from its version on', () => {
+		const catalogueNames = CHECKS.flatMap(({ name, otherName }) =>
+			otherName ? [name, otherName.name] : [name],
+		);
+		for (const typed of TYPED_CHECKS) {
+			for (const name of typed.checks) expect(catalogueNames).toContain(name);
+			for (const version of NODE_VERSIONS.filter((v) => v >= typed.since)) {
+				const reaching = submittableChecks(version).filter(
+					(check) => typedCheckFor(check, version) === typed,
+				);
+				expect(reaching.length).toBeGreaterThan(0);
+			}
+		}
 	});
 });
