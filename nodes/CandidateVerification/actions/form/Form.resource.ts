@@ -1,20 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import {
+	operationFields,
+	operationSelector,
+	type ResourceOperations,
+} from '../../helpers/descriptions';
 import * as create from './create.operation';
 
-export { create };
+/** The resource's operations by value, in the order its Operation selector lists them. */
+export const operations = { create } satisfies ResourceOperations;
 
 export const description: INodeProperties[] = [
-	operationSelector('form', [
-		{
-			name: 'Create',
-			value: 'create',
-			action: ACTIONS.formCreate,
-			description:
-				'Create a form at the service: a reusable list of the checks its candidates go through',
-		},
-	]),
-	...create.description,
+	operationSelector('form', operations),
+	...operationFields(operations),
 ];

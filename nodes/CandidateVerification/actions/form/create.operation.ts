@@ -7,8 +7,15 @@ import { ACTIONS } from '../../../shared/actions';
 import { FORMS_PATH } from '../../../shared/constants';
 import { FORM_VERIFICATION_NAMES } from '../../../shared/checks';
 import { toUnixSeconds } from '../../helpers/dates';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a form at the service: a reusable list of the checks its candidates go through',
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -1,20 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import {
+	operationFields,
+	operationSelector,
+	type ResourceOperations,
+} from '../../helpers/descriptions';
 import * as create from './create.operation';
 
-export { create };
+/** The resource's operations by value, in the order its Operation selector lists them. */
+export const operations = { create } satisfies ResourceOperations;
 
 export const description: INodeProperties[] = [
-	operationSelector('profile', [
-		{
-			name: 'Create',
-			value: 'create',
-			action: ACTIONS.profileCreate,
-			description:
-				'Create a candidate on a form at the service; returns the transaction ID that submissions and status reads use',
-		},
-	]),
-	...create.description,
+	operationSelector('profile', operations),
+	...operationFields(operations),
 ];

@@ -13,6 +13,7 @@ import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/
 import { mappedField, mappingModeProperties } from '../../helpers/mapping';
 import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -61,6 +62,12 @@ const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
 		description: 'The candidate’s profession or job title',
 	},
 ];
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a candidate on a form at the service; returns the transaction ID that submissions and status reads use',
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -1,20 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import {
+	operationFields,
+	operationSelector,
+	type ResourceOperations,
+} from '../../helpers/descriptions';
 import * as getAll from './getAll.operation';
 
-export { getAll };
+/** The resource's operations by value, in the order its Operation selector lists them. */
+export const operations = { getAll } satisfies ResourceOperations;
 
 export const description: INodeProperties[] = [
-	operationSelector('purpose', [
-		{
-			name: 'Get Many',
-			value: 'getAll',
-			action: ACTIONS.purposeGetAll,
-			description:
-				'List the purposes a form can have, one item per purpose with its _id (changes nothing)',
-		},
-	]),
-	...getAll.description,
+	operationSelector('purpose', operations),
+	...operationFields(operations),
 ];

@@ -24,8 +24,15 @@ import {
 import { checkItemsOf, checkStatusOutput } from '../../../shared/checkStatus';
 import { assertSuccessfulResponse, type ServiceEnvelope } from '../../../shared/transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 // Transaction ID is declared with Verification → Submit's fields.
+export const option: OperationOption = {
+	name: 'Get Check Status',
+	description:
+		'Read one check’s state, note, request, response, documents and report URL (changes nothing)',
+};
+
 export const description: INodeProperties[] = [
 	...[FORM_VERIFICATION_NAMES, CHECK_OPTIONS_V2].map(
 		(options, index): INodeProperties => ({

@@ -8,6 +8,7 @@ import { ACTIONS } from '../../../shared/actions';
 import { INSUFFICIENCY_PATH } from '../../../shared/constants';
 import { INSUFFICIENCY_DOCUMENT_TYPES, INSUFFICIENCY_FILE_TYPE } from '../../../shared/enums';
 import { organisationIdField, readOrganisationId } from '../transaction/shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const OPERATION = 'resolveInsufficiency';
 const SHOW = { resource: ['verification'], operation: [OPERATION] };
@@ -26,6 +27,12 @@ const DOCUMENT_FIELDS = [
 
 // Transaction ID is declared with Verification → Submit's fields; Organisation ID with the
 // Transaction operations' (transaction/shared.ts).
+export const option: OperationOption = {
+	name: 'Resolve Insufficiency',
+	description:
+		'Send the answers and documents a check in INSUFFICIENT_DATA asks for to the service. A row is the request it sends (transaction, organisation, check ID, answers, documents): Duplicate Protection does not send the same row twice.',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName:

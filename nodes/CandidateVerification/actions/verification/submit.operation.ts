@@ -10,6 +10,13 @@ import { SUBMISSION_PATH } from '../../../shared/constants';
 import { sentOn, submittableChecks, typedCheckFor } from './checks';
 import { readText, type DataBuilder } from './checks/shared';
 import { verificationSubmitFields } from './fields';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Submit',
+	description:
+		'Submit the data of one check for a candidate; creates a submission at the service, which starts (and may bill) the check',
+};
 
 export const description = [
 	...verificationSubmitFields,

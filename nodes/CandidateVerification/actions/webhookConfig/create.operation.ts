@@ -3,6 +3,13 @@ import type { OperationDefinition } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a webhook configuration at the service: it will post verification notifications to the endpoint',
+};
 
 export const description = [
 	...webhookConfigFields(['create']),
