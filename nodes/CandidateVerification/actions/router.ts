@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runOperation } from '../engine/runOperation';
@@ -13,21 +18,32 @@ import * as verification from './verification/Verification.resource';
 import * as webhookConfig from './webhookConfig/WebhookConfig.resource';
 
 /**
- * Every resource by its value, each with its own list of operations: the node's Operation
- * selectors are built from the same lists, so an option without an operation cannot be written.
+ * Every resource by its value, each with its own list of operations: the node's Resource and
+ * Operation selectors are built from the same lists, so an option without an operation cannot be
+ * written. Listed in the order of their fields in the node.
  */
 export const RESOURCES = {
-	file,
 	form,
-	instantKyc,
 	profile,
+	verification,
+	file,
+	webhookConfig,
 	purpose,
 	transaction,
-	verification,
-	webhookConfig,
-} satisfies Record<string, { operations: ResourceOperations }>;
+	instantKyc,
+} satisfies Record<
+	string,
+	{ displayName: string; operations: ResourceOperations; description: INodeProperties[] }
+>;
 
 export type ResourceValue = keyof typeof RESOURCES;
+
+/** The Resource selector's options, by name (the editor's order). */
+export function resourceOptions(): INodePropertyOptions[] {
+	return Object.entries(RESOURCES)
+		.map(([value, { displayName }]) => ({ name: displayName, value }))
+		.sort((one, other) => (one.name < other.name ? -1 : one.name > other.name ? 1 : 0));
+}
 
 /** The operation a resource's and an operation's value name, if the node has it. */
 export function findOperation(resource: string, operation: string): OperationModule | undefined {

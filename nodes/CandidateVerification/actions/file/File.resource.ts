@@ -10,6 +10,9 @@ import * as getDownloadToken from './getDownloadToken.operation';
 import * as getSignedUrl from './getSignedUrl.operation';
 import * as upload from './upload.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'File';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = {
 	download,

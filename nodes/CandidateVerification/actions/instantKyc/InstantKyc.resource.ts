@@ -16,6 +16,9 @@ import * as verifyGst from './verifyGst.operation';
 import * as verifyPan from './verifyPan.operation';
 import * as verifyUpi from './verifyUpi.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'Instant KYC';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = {
 	aadhaarGetResult,

@@ -7,6 +7,9 @@ import {
 } from '../../helpers/descriptions';
 import * as create from './create.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'Profile (Candidate)';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = { create } satisfies ResourceOperations;
 

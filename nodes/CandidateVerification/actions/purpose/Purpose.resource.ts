@@ -7,6 +7,9 @@ import {
 } from '../../helpers/descriptions';
 import * as getAll from './getAll.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'Purpose';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = { getAll } satisfies ResourceOperations;
 

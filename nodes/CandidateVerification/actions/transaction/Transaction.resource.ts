@@ -4,6 +4,9 @@ import { operationSelector, type ResourceOperations } from '../../helpers/descri
 import * as getCheckStatus from './getCheckStatus.operation';
 import * as getStatus from './getStatus.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'Transaction';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = { getStatus, getCheckStatus } satisfies ResourceOperations;
 

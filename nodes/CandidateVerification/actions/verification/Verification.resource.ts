@@ -8,6 +8,9 @@ import {
 import * as resolveInsufficiency from './resolveInsufficiency.operation';
 import * as submit from './submit.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'Verification';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = { submit, resolveInsufficiency } satisfies ResourceOperations;
 

@@ -8,6 +8,9 @@ import {
 import * as create from './create.operation';
 import * as update from './update.operation';
 
+/** How the Resource selector names the resource. */
+export const displayName = 'Webhook Config';
+
 /** The resource's operations by value, in the order its Operation selector lists them. */
 export const operations = { create, update } satisfies ResourceOperations;
 
