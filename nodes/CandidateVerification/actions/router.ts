@@ -1,13 +1,8 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runOperation } from '../engine/runOperation';
-import type { OperationModule, ResourceOperations } from '../helpers/descriptions';
+import type { OperationModule, ResourceModule, ResourceOperations } from '../helpers/descriptions';
 import * as file from './file/File.resource';
 import * as form from './form/Form.resource';
 import * as instantKyc from './instantKyc/InstantKyc.resource';
@@ -31,10 +26,7 @@ export const RESOURCES = {
 	purpose,
 	transaction,
 	instantKyc,
-} satisfies Record<
-	string,
-	{ displayName: string; operations: ResourceOperations; description: INodeProperties[] }
->;
+} satisfies Record<string, ResourceModule>;
 
 export type ResourceValue = keyof typeof RESOURCES;
 

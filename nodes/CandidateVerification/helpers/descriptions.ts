@@ -51,3 +51,23 @@ export function operationSelector(
 export function operationFields(operations: ResourceOperations): INodeProperties[] {
 	return Object.values(operations).flatMap((module) => module.description);
 }
+
+/** A resource as the router indexes it: its name in the Resource selector, its operations, its fields. */
+export interface ResourceModule<Operations extends ResourceOperations = ResourceOperations> {
+	displayName: string;
+	operations: Operations;
+	description: INodeProperties[];
+}
+
+/** A resource whose fields are its Operation selector and its operations' fields, in their order. */
+export function resourceOf<Operations extends ResourceOperations>(
+	resource: string,
+	displayName: string,
+	operations: Operations,
+): ResourceModule<Operations> {
+	return {
+		displayName,
+		operations,
+		description: [operationSelector(resource, operations), ...operationFields(operations)],
+	};
+}

@@ -1,20 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import {
-	operationFields,
-	operationSelector,
-	type ResourceOperations,
-} from '../../helpers/descriptions';
+import { resourceOf } from '../../helpers/descriptions';
 import * as resolveInsufficiency from './resolveInsufficiency.operation';
 import * as submit from './submit.operation';
 
-/** How the Resource selector names the resource. */
-export const displayName = 'Verification';
-
-/** The resource's operations by value, in the order its Operation selector lists them. */
-export const operations = { submit, resolveInsufficiency } satisfies ResourceOperations;
-
-export const description: INodeProperties[] = [
-	operationSelector('verification', operations),
-	...operationFields(operations),
-];
+/** Its name in the Resource selector, its operations in the selector's order, and its fields. */
+export const { displayName, operations, description } = resourceOf('verification', 'Verification', {
+	submit,
+	resolveInsufficiency,
+});

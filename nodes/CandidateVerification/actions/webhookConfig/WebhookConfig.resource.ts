@@ -1,20 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import {
-	operationFields,
-	operationSelector,
-	type ResourceOperations,
-} from '../../helpers/descriptions';
+import { resourceOf } from '../../helpers/descriptions';
 import * as create from './create.operation';
 import * as update from './update.operation';
 
-/** How the Resource selector names the resource. */
-export const displayName = 'Webhook Config';
-
-/** The resource's operations by value, in the order its Operation selector lists them. */
-export const operations = { create, update } satisfies ResourceOperations;
-
-export const description: INodeProperties[] = [
-	operationSelector('webhookConfig', operations),
-	...operationFields(operations),
-];
+/** Its name in the Resource selector, its operations in the selector's order, and its fields. */
+export const { displayName, operations, description } = resourceOf(
+	'webhookConfig',
+	'Webhook Config',
+	{
+		create,
+		update,
+	},
+);
