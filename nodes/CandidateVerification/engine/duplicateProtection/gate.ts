@@ -73,12 +73,7 @@ export class ProtectionGate implements SendGate {
 
 	readonly heldUnderStop = new Map<number, NodeOperationError>();
 
-	/** The run stopped (a failure with Stop, a row held in doubt with Stop, a cancel) or the store failed. */
-	private get stopped(): boolean {
-		return this.ledger.stopped || this.storeFailure !== undefined || this.heldUnderStop.size > 0;
-	}
-
-	/** Items not sent because of the record: sent before, in doubt, or the claim failed. */
+	/** Items not sent because of the record: sent before or in doubt (a failed claim's are not sent). */
 	readonly skipped = new Set<number>();
 
 	/** What became of each row sent, as the sender told it. */
@@ -213,7 +208,7 @@ export class ProtectionGate implements SendGate {
 	async decide(itemIndex: number): Promise<GateDecision> {
 		const { batchSize } = this.setup.settings;
 		while (!this.claimOf.has(itemIndex)) {
-			if (this.storeFailure || this.stopped) break;
+			if (this.ledger.stopped(this)) break;
 			if (this.claimInFlight) await this.claimInFlight;
 			else if (batchSize || this.outstanding === 0 || this.worthAClaim()) {
 				this.startClaim(batchSize || this.setup.claimLimit - this.outstanding);
@@ -222,13 +217,9 @@ export class ProtectionGate implements SendGate {
 				await new Promise<void>((wake) => this.waiters.push(wake));
 			}
 		}
-		if (this.stopped && !this.claimOf.has(itemIndex)) return SKIP;
+		if (this.ledger.stopped(this) && !this.claimOf.has(itemIndex)) return SKIP;
 		const claimed = await this.claimOf.get(itemIndex)?.catch(() => undefined);
-		if (!claimed) {
-			this.skipped.add(itemIndex);
-			this.notClaimed.add(itemIndex);
-			return SKIP;
-		}
+		if (!claimed) return SKIP;
 		const identity = this.rows.ofItem.get(itemIndex)!;
 		const state = claimed.states.get(identity);
 		if (state === 'new') {
@@ -236,7 +227,7 @@ export class ProtectionGate implements SendGate {
 			// wait for its outcome.
 			if (this.ledger.continueOnFail) return SEND;
 			await claimed.doubts;
-			return this.stopped ? SKIP : SEND;
+			return this.ledger.stopped(this) ? SKIP : SEND;
 		}
 		this.skipped.add(itemIndex);
 		const answered = state === 'accepted' || (await this.doubts.resolve(identity));
@@ -285,9 +276,6 @@ export class ProtectionGate implements SendGate {
 			`${PROTECTION_LOG_MESSAGE} ${this.rows.ofItem.size} items: ${this.setup.record.roundTrips} round trips to n8n's store (${this.setup.record.lock.calls} for the lock) in ${this.setup.record.storeMs} ms`,
 		);
 	}
-
-	/** Items never sent because the store failed (their claim failed or never came). */
-	readonly notClaimed = new Set<number>();
 
 	/**
 	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
