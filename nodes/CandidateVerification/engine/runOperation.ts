@@ -56,7 +56,7 @@ export async function runOperation(
 	}
 	const passedThrough = await protection?.runModeWithoutRows(items);
 	if (passedThrough) return passedThrough;
-	const checked = await checkAllItems(this, operation, items, credentials, protection?.mode);
+	const checked = await checkAllItems(this, operation, items, credentials, protection?.readItem);
 
 	const problems = checked.flatMap((item) => item.problems);
 	if (problems.length > 0 && !continueOnFail) throw problemsError(this, problems, true);

@@ -124,11 +124,11 @@ export class ProtectionGate implements SendGate {
 		indexes: number[],
 		settledBefore: ReadonlySet<number> = new Set(),
 	): { rows: number[]; repeats: Repeat[] } {
-		const { continueOnFail, checked } = this.ledger;
+		const { continueOnFail } = this.ledger;
 		const plan = this.rows.firstOfEachRow(indexes, settledBefore, !continueOnFail);
 		this.unclaimed.push(...plan.rows);
 		const repeats = plan.repeats.map(({ itemIndex, first }) => {
-			const keyed = checked[itemIndex].duplicateKey !== undefined;
+			const keyed = this.setup.itemKeys[itemIndex].duplicateKey !== undefined;
 			return {
 				itemIndex,
 				error: this.texts.error(say.repeatedRow(itemIndex, first, keyed), itemIndex),

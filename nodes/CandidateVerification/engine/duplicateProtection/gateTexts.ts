@@ -97,7 +97,7 @@ export class GateTexts {
 		const { operation, record, waitMs } = this.setup;
 		const identity = this.rows.ofItem.get(itemIndex)!;
 		const former = record.foundUnderWider(identity);
-		const { duplicateKey } = this.ledger.checked[itemIndex];
+		const { duplicateKey } = this.setup.itemKeys[itemIndex];
 		const stops = !this.ledger.continueOnFail;
 		if (former && duplicateKey === undefined) {
 			const where = this.whereToCheck([itemIndex]);

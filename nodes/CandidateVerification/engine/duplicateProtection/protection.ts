@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../shared/constants';
+import type { ItemInput } from '../itemInput';
 import type { OperationDefinition } from '../operation';
 import type { RunSettings } from '../runSettings';
 import type { RunLedger } from '../runLedger';
@@ -15,12 +16,14 @@ import { ClaimPace } from './claimPace';
 import {
 	DEFAULT_HISTORY_ROWS,
 	DEFAULT_IN_DOUBT_WAIT_SECONDS,
+	DUPLICATE_KEY,
 	DUPLICATE_MODES,
 	DUPLICATE_OPTIONS,
 	DUPLICATE_PROTECTION,
 	ANY_EXECUTION,
 	EDITOR_EXECUTION_MODE,
 	HISTORY_SIZE,
+	ID_FOUND,
 	IN_DOUBT_WAIT,
 	MODE_NAMES,
 	ONE_OFF_MODES,
@@ -31,6 +34,8 @@ import { storeCall } from './lock';
 import * as say from './messages';
 import { SentRecord } from './record';
 import type { GateSetup } from './setup';
+
+const ID_FOUND_LABEL = 'ID Found at the Service';
 
 /** A one-off mode in an execution nobody started in the editor: nothing is sent or recorded. */
 export class OneOffRefused extends NodeOperationError {}
@@ -83,8 +88,24 @@ export class DuplicateProtection {
 		const identityBase = [environment, id ?? null, method, path];
 		const account = { environment, credentialId: id ?? null, baseUrl, method, path };
 		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
-		this.setup = { ...setup, waitMs, claimLimit };
+		this.setup = { ...setup, waitMs, claimLimit, itemKeys: [] };
 	}
+
+	/**
+	 * Reads an item's Duplicate Key and, Record Rows as Sent, its ID found: the all-items check calls
+	 * it with the item's other fields, before `input.settle()`, so its expressions are evaluated once.
+	 */
+	readonly readItem = (input: ItemInput): void => {
+		const duplicateKey = input.optionalText(
+			'Duplicate Key',
+			input.param(DUPLICATE_KEY, 'Duplicate Key', ''),
+		);
+		const idFound =
+			this.mode === DUPLICATE_MODES.recordAsSent
+				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
+				: undefined;
+		this.setup.itemKeys[input.itemIndex] = { duplicateKey, idFound };
+	};
 
 	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
 	static open(

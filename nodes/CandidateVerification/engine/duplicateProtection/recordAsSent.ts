@@ -33,12 +33,12 @@ export async function recordRowsAsSent(
 	outputs: Map<number, INodeExecutionData[]>;
 	failures: Map<number, NodeOperationError>;
 }> {
-	const { setup, ledger, rows: identities, texts } = parts;
+	const { setup, rows: identities, texts } = parts;
 	const { operation, settings, record } = setup;
 	const rowsOfId = new Map<string, Set<string>>();
 	const rows = valid.map((itemIndex) => {
 		const identity = identities.identityOf(itemIndex);
-		const id = ledger.checked[itemIndex].idFound!;
+		const id = setup.itemKeys[itemIndex].idFound!;
 		identities.ofItem.set(itemIndex, identity);
 		rowsOfId.set(id, (rowsOfId.get(id) ?? new Set()).add(identity));
 		return { identity, id };
@@ -129,7 +129,8 @@ function notRecordedError(
 	answer: say.FormerRowAnswer,
 ): NodeOperationError {
 	const { what, ownValue, readLabel } = setup.operation.confirmFormerRow!;
-	const { prepared, duplicateKey } = ledger.checked[itemIndex];
+	const { prepared } = ledger.checked[itemIndex];
+	const { duplicateKey } = setup.itemKeys[itemIndex];
 	const text = say.formerRowNotRecorded({
 		itemIndex,
 		key: duplicateKey ?? '',

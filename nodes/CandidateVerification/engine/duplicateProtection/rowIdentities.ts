@@ -15,14 +15,18 @@ export class RowIdentities {
 	readonly ofItem = new Map<number, string>();
 
 	constructor(
-		private readonly setup: Pick<GateSetup, 'operation' | 'record' | 'identityBase' | 'account'>,
+		private readonly setup: Pick<
+			GateSetup,
+			'operation' | 'record' | 'identityBase' | 'account' | 'itemKeys'
+		>,
 		private readonly checked: CheckedItem[],
 	) {}
 
 	/** A row's identity; `sending`: it may be claimed, so its former identities are noted for lookup. */
 	identityOf(itemIndex: number, sending = true): string {
 		const { operation, record, identityBase, account } = this.setup;
-		const { prepared, duplicateKey } = this.checked[itemIndex];
+		const { prepared } = this.checked[itemIndex];
+		const { duplicateKey } = this.setup.itemKeys[itemIndex];
 		const { body, qs, pathParameters } = prepared!;
 		const request = { body, qs, pathParameters };
 		const row = operation.identity?.(prepared!) ?? request;
