@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RunLedger } from '../runLedger';
 import type { DoubtResolution } from './doubts';
 import { lockFailureOf } from './lock';
+import * as sayFormer from './formerMessages';
 import * as say from './messages';
 import { LostWrite } from './record';
 import type { RowIdentities } from './rowIdentities';
@@ -102,12 +103,12 @@ export class GateTexts {
 		if (former && duplicateKey === undefined) {
 			const where = this.whereToCheck([itemIndex]);
 			return this.error(
-				say.documentsBefore({ label: operation.label, itemIndex, where, stops }),
+				sayFormer.documentsBefore({ label: operation.label, itemIndex, where, stops }),
 				itemIndex,
 			);
 		}
 		if (former) {
-			const text = say.keyedBefore({
+			const text = sayFormer.keyedBefore({
 				label: operation.label,
 				itemIndex,
 				key: duplicateKey!,
@@ -132,7 +133,7 @@ export class GateTexts {
 	}
 
 	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
-	private keyedResolution(itemIndex: number): say.KeyedResolution {
+	private keyedResolution(itemIndex: number): sayFormer.KeyedResolution {
 		const { confirmFormerRow, checkOf } = this.setup.operation;
 		if (confirmFormerRow) {
 			const { what, readLabel } = confirmFormerRow;

@@ -5,6 +5,7 @@ import type { RunLedger } from '../runLedger';
 import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { GateTexts } from './gateTexts';
 import { storeCall } from './lock';
+import * as sayFormer from './formerMessages';
 import * as say from './messages';
 import type { RowIdentities } from './rowIdentities';
 import type { GateSetup } from './setup';
@@ -105,7 +106,7 @@ async function readFormer(
 	itemIndex: number,
 	id: string,
 	read: Read,
-): Promise<say.FormerRowAnswer | undefined> {
+): Promise<sayFormer.FormerRowAnswer | undefined> {
 	const { ownValue, readLabel, read: readOf, valuesIn } = setup.operation.confirmFormerRow!;
 	const prepared = ledger.checked[itemIndex].prepared!;
 	const own = ownValue(prepared);
@@ -126,12 +127,12 @@ function notRecordedError(
 	{ setup, ledger, texts }: RecordingParts,
 	itemIndex: number,
 	id: string,
-	answer: say.FormerRowAnswer,
+	answer: sayFormer.FormerRowAnswer,
 ): NodeOperationError {
 	const { what, ownValue, readLabel } = setup.operation.confirmFormerRow!;
 	const { prepared } = ledger.checked[itemIndex];
 	const { duplicateKey } = setup.itemKeys[itemIndex];
-	const text = say.formerRowNotRecorded({
+	const text = sayFormer.formerRowNotRecorded({
 		itemIndex,
 		key: duplicateKey ?? '',
 		field: setup.operation.acceptedIdField!,
