@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { keepNewest } from './record';
+import { keepNewest } from './keptIds';
 import type { GateSetup } from './setup';
 
 const FIRST_POLL_MS = 50;

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type {
 	DeduplicationHelperFunctions,
 	ICheckProcessedOptions,
-	IDataObject,
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
 import { FormerLookups } from './formerIdentities';
+import { KeptIds, type AcceptedRow } from './keptIds';
 import { WorkflowLock } from './lock';
 
 /** Recorded before a row's request leaves. */
@@ -37,11 +37,6 @@ const RECORD_SCOPE = 'node';
 const LOOKED_UP = 'l:';
 /** Values n8n's store keeps per row: SENT and ACCEPTED (and former lookups', formerIdentities.ts). */
 const VALUES_PER_ROW = 2;
-/** The IDs of the newest rows, kept where n8n keeps them (see `earlierResult`). */
-export const MAX_KEPT_IDS = 10_000;
-const STATIC_DATA_KEY = 'candidateVerificationSentRows';
-/** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
-const LEGACY_STATIC_DATA_KEY = 'sentRows';
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
 
@@ -50,20 +45,6 @@ export class LostWrite extends Error {
 	constructor(readonly identities: string[]) {
 		super('A write to n8n’s record of rows sent before was lost');
 	}
-}
-
-export interface AcceptedRow {
-	identity: string;
-	id?: string;
-}
-
-/** IDs this process saw accepted (manual executions save no static data): [sent at, ID]. */
-const idsInProcess = new Map<string, string[]>();
-
-export function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
-	map.delete(key);
-	map.set(key, value);
-	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
 }
 
 const acceptedValues = (rows: AcceptedRow[]) => rows.map(({ identity }) => ACCEPTED + identity);
@@ -85,7 +66,8 @@ export class SentRecord {
 
 	readonly lock: WorkflowLock;
 
-	private readonly processKey: string;
+	/** When rows were accepted and with which ID (keptIds.ts). */
+	private readonly kept: KeptIds;
 
 	/** The former identities rows are looked up under (formerIdentities.ts), and their phases. */
 	readonly former: FormerLookups;
@@ -102,13 +84,13 @@ export class SentRecord {
 		claimedAhead: number,
 		typeVersion: number,
 	) {
-		const section = (key: string, toWrite?: boolean) => this.globalSection(key, toWrite);
+		const workflowId = String(context.getWorkflow().id ?? '');
+		this.kept = new KeptIds(context, JSON.stringify([workflowId, context.getNode().id]));
+		const section = (key: string, toWrite?: boolean) => this.kept.globalSection(key, toWrite);
 		this.former = new FormerLookups(section, context.getNode().id, typeVersion);
 		const valuesPerRow = VALUES_PER_ROW + this.former.extraValuesPerRow;
 		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * valuesPerRow };
-		const workflowId = String(context.getWorkflow().id ?? '');
 		this.lock = new WorkflowLock(context, store, workflowId);
-		this.processKey = JSON.stringify([workflowId, context.getNode().id]);
 	}
 
 	private async underLock<T>(work: () => Promise<T>, releaseInBackground = false): Promise<T> {
@@ -199,7 +181,7 @@ export class SentRecord {
 		forgetFirst = false,
 	): Promise<Map<string, RowState>> {
 		const unique = [...new Set(identities)];
-		this.keepIds(accepted);
+		this.kept.keep(accepted);
 		return await this.underLock(async () => {
 			if (forgetFirst) {
 				await this.remove(
@@ -281,7 +263,7 @@ export class SentRecord {
 		const found = this.widerHits.get(identity);
 		if (found === undefined) return undefined;
 		const id = found
-			.map((value) => this.keptIds()?.[value] ?? this.legacyKeptIds()?.[value])
+			.map((value) => this.kept.saved(value))
 			.filter(Array.isArray)
 			.map((saved) => saved[1])
 			.find((saved) => ![undefined, null, ''].includes(saved));
@@ -298,7 +280,7 @@ export class SentRecord {
 	 * clearly refused, so a later execution sends them. Throws when the store fails.
 	 */
 	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
-		this.keepIds(accepted);
+		this.kept.keep(accepted);
 		await this.lock.released();
 		const nothingToDo = accepted.length === 0 && released.length === 0;
 		if (nothingToDo && this.writes.length === 0) return;
@@ -346,16 +328,12 @@ export class SentRecord {
 		const sent = toRecord.map(({ identity }) => SENT + identity);
 		if (toRecord.length > 0) await this.record([...sent, ...acceptedValues(toRecord)], true);
 		await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
-		this.keepIds(toRecord);
+		this.kept.keep(toRecord);
 	}
 
 	/** Duplicate Protection → Forget All Rows Sent Before: the node's record and kept IDs. */
 	async forgetAll(): Promise<void> {
-		const kept = this.keptIds();
-		if (kept) for (const key of Object.keys(kept)) delete kept[key];
-		for (const key of idsInProcess.keys()) {
-			if (key.startsWith(this.processKey)) idsInProcess.delete(key);
-		}
+		this.kept.forgetAll();
 		await this.underLock(async () => {
 			this.roundTrips += 1;
 			await this.store.clearAllProcessedItems(RECORD_SCOPE, this.options);
@@ -365,9 +343,9 @@ export class SentRecord {
 	/** When an accepted row was sent and its ID, where n8n kept them. */
 	earlierResult(identity: string): { sentAt: string; id?: string } | undefined {
 		const saved =
-			idsInProcess.get(this.processKey + identity) ??
+			this.kept.inProcess(identity) ??
 			this.both(identity)
-				.map((each) => this.keptIds()?.[each] ?? this.legacyKeptIds()?.[each])
+				.map((each) => this.kept.saved(each))
 				.find(Array.isArray);
 		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
 		return [undefined, null, ''].includes(saved[1])
@@ -379,58 +357,8 @@ export class SentRecord {
 	private migrateKeptId(identity: string): void {
 		const saved = this.former
 			.of(identity)
-			.map((former) => this.keptIds()?.[former] ?? this.legacyKeptIds()?.[former])
+			.map((former) => this.kept.saved(former))
 			.find(Array.isArray);
-		if (Array.isArray(saved)) this.keptIds(true)![identity] = saved;
-	}
-
-	/** Keeps when and with which ID rows were accepted: in this process and the static data. */
-	private keepIds(rows: AcceptedRow[]): void {
-		if (rows.length === 0) return;
-		const sentAt = new Date().toISOString();
-		const kept = this.keptIds(true);
-		for (const { identity, id } of rows) {
-			const saved = id === undefined ? [sentAt] : [sentAt, id];
-			keepNewest(idsInProcess, this.processKey + identity, saved);
-			if (kept) {
-				delete kept[identity];
-				kept[identity] = saved;
-			}
-		}
-		for (const key of Object.keys(kept ?? {}).slice(0, -MAX_KEPT_IDS)) delete kept![key];
-	}
-
-	/**
-	 * The workflow's static data, per node ID (a rename keeps it): hash → [sent at, ID] for the
-	 * newest MAX_KEPT_IDS rows. n8n saves it after production and retry executions only, whole, when
-	 * the execution ends: a later execution sees it when it starts after that one ended. `toWrite`:
-	 * the node’s section is made where it is missing (a read adds none).
-	 */
-	private keptIds(toWrite = false): IDataObject | undefined {
-		const perNode = this.globalSection(STATIC_DATA_KEY, toWrite);
-		const nodeId = this.context.getNode().id;
-		if (perNode && toWrite) perNode[nodeId] ??= {};
-		return perNode?.[nodeId] as IDataObject | undefined;
-	}
-
-	/** Where 0.2.0 kept the IDs, only read (n8n makes the node's section when it is first read). */
-	private legacyKeptIds(): IDataObject | undefined {
-		return this.staticData('node')?.[LEGACY_STATIC_DATA_KEY];
-	}
-
-	/** The workflow's static data, or undefined where the run has none. */
-	private staticData(type: 'global' | 'node'): Record<string, IDataObject> | undefined {
-		try {
-			return this.context.getWorkflowStaticData(type) as Record<string, IDataObject>;
-		} catch {
-			return undefined;
-		}
-	}
-
-	/** A section of the workflow-wide static data; `toWrite`: made where it is missing. */
-	private globalSection(key: string, toWrite = false): IDataObject | undefined {
-		const staticData = this.staticData('global');
-		if (staticData && toWrite) staticData[key] ??= {};
-		return staticData?.[key];
+		if (Array.isArray(saved)) this.kept.copy(identity, saved);
 	}
 }
