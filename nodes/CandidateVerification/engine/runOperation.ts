@@ -38,7 +38,7 @@ export async function runOperation(
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	let protection: DuplicateProtection | undefined;
 	try {
-		protection = operation.protectedFromDuplicates
+		protection = operation.duplicateProtection
 			? DuplicateProtection.open(
 					this,
 					operation,

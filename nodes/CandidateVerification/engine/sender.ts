@@ -112,7 +112,7 @@ export class Sender {
 		this.creates = operation.acceptedIdField !== undefined;
 		this.sentOnce = this.creates || operation.billedPerCall === true;
 		this.lostKeptForTries =
-			operation.protectedFromDuplicates === true || operation.billedPerCall === true;
+			operation.duplicateProtection !== undefined || operation.billedPerCall === true;
 		this.memory = AcceptedMemory.of(context, this.node, this.sentOnce);
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		const credentialsDecrypted: ICredentialsDecrypted = {

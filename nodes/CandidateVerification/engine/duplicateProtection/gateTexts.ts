@@ -76,7 +76,7 @@ export class GateTexts {
 			...extra,
 		};
 		// An ID the item gave (Submit's transaction) is known whatever this process kept.
-		if (earlier?.id === undefined && !operation.idFromInput) {
+		if (earlier?.id === undefined && !operation.duplicateProtection?.idFromInput) {
 			delete json[field];
 			json.idKnown = false;
 			json.note = say.idNotKnownNote(field);
@@ -89,7 +89,7 @@ export class GateTexts {
 		const { checked } = this.ledger;
 		return say.whereToCheck(
 			itemIndexes.map((index) => checked[index].prepared!.body?.transactionId),
-			this.setup.operation.seenAt,
+			this.setup.operation.duplicateProtection?.seenAt,
 		);
 	}
 
@@ -134,7 +134,7 @@ export class GateTexts {
 
 	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
 	private keyedResolution(itemIndex: number): sayFormer.KeyedResolution {
-		const { confirmFormerRow, checkOf } = this.setup.operation;
+		const { confirmFormerRow, checkOf } = this.setup.operation.duplicateProtection ?? {};
 		if (confirmFormerRow) {
 			const { what, readLabel } = confirmFormerRow;
 			return { kind: 'confirmed', what, readLabel };

@@ -45,14 +45,14 @@ export async function recordRowsAsSent(
 		return { identity, id };
 	});
 	const field = operation.acceptedIdField!;
-	const shared = operation.idFromInput
+	const shared = operation.duplicateProtection?.idFromInput
 		? []
 		: valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
 	if (shared.length > 0) {
 		throw texts.error(say.oneIdForTwoRows(field, shared), shared[0]);
 	}
 	const failures = new Map<number, NodeOperationError>();
-	const { confirmFormerRow } = operation;
+	const { confirmFormerRow } = operation.duplicateProtection ?? {};
 	const confirm =
 		confirmFormerRow &&
 		(async (found: string[]) => {
@@ -107,7 +107,12 @@ async function readFormer(
 	id: string,
 	read: Read,
 ): Promise<sayFormer.FormerRowAnswer | undefined> {
-	const { ownValue, readLabel, read: readOf, valuesIn } = setup.operation.confirmFormerRow!;
+	const {
+		ownValue,
+		readLabel,
+		read: readOf,
+		valuesIn,
+	} = setup.operation.duplicateProtection!.confirmFormerRow!;
 	const prepared = ledger.checked[itemIndex].prepared!;
 	const own = ownValue(prepared);
 	const request = readOf(prepared, id);
@@ -129,7 +134,7 @@ function notRecordedError(
 	id: string,
 	answer: sayFormer.FormerRowAnswer,
 ): NodeOperationError {
-	const { what, ownValue, readLabel } = setup.operation.confirmFormerRow!;
+	const { what, ownValue, readLabel } = setup.operation.duplicateProtection!.confirmFormerRow!;
 	const { prepared } = ledger.checked[itemIndex];
 	const { duplicateKey } = setup.itemKeys[itemIndex];
 	const text = sayFormer.formerRowNotRecorded({

@@ -29,9 +29,10 @@ export class RowIdentities {
 		const { duplicateKey } = this.setup.itemKeys[itemIndex];
 		const { body, qs, pathParameters } = prepared!;
 		const request = { body, qs, pathParameters };
-		const row = operation.identity?.(prepared!) ?? request;
-		const scope = operation.scope?.(prepared!);
-		const formerRow = operation.formerIdentity?.(prepared!);
+		const declared = operation.duplicateProtection;
+		const row = declared?.identity?.(prepared!) ?? request;
+		const scope = declared?.scope?.(prepared!);
+		const formerRow = declared?.formerIdentity?.(prepared!);
 		const identity = rowIdentity(identityBase, row, duplicateKey, scope);
 		if (!sending) return identity;
 		const facts = { ...account, request, row, duplicateKey, scope, formerRow };
