@@ -78,7 +78,7 @@ export class SentRecord {
 	 * `claimedAhead`), so those are kept on top.
 	 */
 	constructor(
-		private readonly context: IExecuteFunctions,
+		context: IExecuteFunctions,
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
 		claimedAhead: number,
