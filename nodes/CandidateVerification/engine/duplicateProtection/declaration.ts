@@ -50,7 +50,7 @@ export interface ProtectionDeclaration {
 	scope?(prepared: PreparedRequest): unknown;
 	/**
 	 * The row as 0.4.x identified it, where its `identity` changed since (Resolve: without document
-	 * URLs): rows recorded then are looked up under it and held in doubt (formerIdentities.ts).
+	 * URLs): rows recorded then are looked up under it and held in doubt (migration.ts).
 	 */
 	formerIdentity?(prepared: PreparedRequest): unknown;
 }

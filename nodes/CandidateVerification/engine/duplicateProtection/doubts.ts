@@ -39,7 +39,7 @@ export class DoubtResolution {
 			const waits =
 				waitMs > 0 &&
 				!lostInProcess.has(this.processKey(identity)) &&
-				!record.foundUnderWider(identity);
+				!record.migration.heldByWider(identity);
 			doubt = new Promise<boolean>((resolve) => {
 				if (!waits) return resolve(false);
 				this.waitedFor.add(identity);

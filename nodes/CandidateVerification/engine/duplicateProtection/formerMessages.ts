@@ -3,7 +3,7 @@ import { CONTINUE_FOR_OTHER_ROWS, SWITCH_BACK, type ErrorText } from './messages
 
 /**
  * The texts of rows keyed before 0.5.0, when a Duplicate Key counted across forms and checks (and of
- * resolutions recorded without their document URLs): the migration's texts (formerIdentities.ts).
+ * resolutions recorded without their document URLs): the migration's texts (migration.ts).
  */
 /**
  * How a person tells whether a row keyed before 0.5.0 is this one: the node reads the service

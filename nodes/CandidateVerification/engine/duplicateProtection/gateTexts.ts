@@ -97,7 +97,7 @@ export class GateTexts {
 	inDoubtError(itemIndex: number): NodeOperationError {
 		const { operation, record, waitMs } = this.setup;
 		const identity = this.rows.ofItem.get(itemIndex)!;
-		const former = record.foundUnderWider(identity);
+		const former = record.migration.foundUnderWider(identity);
 		const { duplicateKey } = this.setup.itemKeys[itemIndex];
 		const stops = !this.ledger.continueOnFail;
 		if (former && duplicateKey === undefined) {

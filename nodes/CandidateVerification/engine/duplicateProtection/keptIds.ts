@@ -3,8 +3,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 /** The IDs of the newest rows, kept where n8n keeps them (see SentRecord.earlierResult). */
 export const MAX_KEPT_IDS = 10_000;
 const STATIC_DATA_KEY = 'candidateVerificationSentRows';
-/** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
-const LEGACY_STATIC_DATA_KEY = 'sentRows';
 
 export interface AcceptedRow {
 	identity: string;
@@ -35,9 +33,9 @@ export class KeptIds {
 		return idsInProcess.get(this.processKey + identity);
 	}
 
-	/** What the static data kept under `value` (a row's identity or a former one), or 0.2.0's. */
+	/** What the static data kept under `value` (a row's identity or a former one, migration.ts). */
 	saved(value: string): unknown {
-		return this.keptIds()?.[value] ?? this.legacyKeptIds()?.[value];
+		return this.keptIds()?.[value];
 	}
 
 	/** A row accepted under a former identity alone: its kept ID (`saved`), under its own. */
@@ -83,13 +81,8 @@ export class KeptIds {
 		return perNode?.[nodeId] as IDataObject | undefined;
 	}
 
-	/** Where 0.2.0 kept the IDs, only read (n8n makes the node's section when it is first read). */
-	private legacyKeptIds(): IDataObject | undefined {
-		return this.staticData('node')?.[LEGACY_STATIC_DATA_KEY];
-	}
-
 	/** The workflow's static data, or undefined where the run has none. */
-	private staticData(type: 'global' | 'node'): Record<string, IDataObject> | undefined {
+	staticData(type: 'global' | 'node'): Record<string, IDataObject> | undefined {
 		try {
 			return this.context.getWorkflowStaticData(type) as Record<string, IDataObject>;
 		} catch {

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceRead } from '../operation';
 import type { RunLedger } from '../runLedger';
@@ -6,6 +6,7 @@ import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { GateTexts } from './gateTexts';
 import { storeCall } from './lock';
 import * as sayFormer from './formerMessages';
+import { readFormerRow } from './migration';
 import * as say from './messages';
 import type { RowIdentities } from './rowIdentities';
 import type { GateSetup } from './setup';
@@ -65,7 +66,8 @@ export async function recordRowsAsSent(
 				for (let identity = toRead.shift(); identity !== undefined; identity = toRead.shift()) {
 					const items = itemsOf(identity);
 					const { id } = rows[valid.indexOf(items[0])];
-					const answer = await readFormer(parts, items[0], id, read);
+					const { prepared } = parts.ledger.checked[items[0]];
+					const answer = await readFormerRow(confirmFormerRow, prepared!, id, read);
 					if (answer === undefined) confirmed.add(identity);
 					for (const itemIndex of answer ? items : []) {
 						failures.set(itemIndex, notRecordedError(parts, itemIndex, id, answer!));
@@ -94,37 +96,6 @@ export async function recordRowsAsSent(
 		);
 	});
 	return { outputs, failures };
-}
-
-/**
- * A row keyed before 0.5.0 that Record Rows as Sent is asked to record: the service is read for
- * the ID given (the operation's FormerRowConfirmation). Undefined when the answer names the row's
- * own scope; else what was learned.
- */
-async function readFormer(
-	{ setup, ledger }: RecordingParts,
-	itemIndex: number,
-	id: string,
-	read: Read,
-): Promise<sayFormer.FormerRowAnswer | undefined> {
-	const {
-		ownValue,
-		readLabel,
-		read: readOf,
-		valuesIn,
-	} = setup.operation.duplicateProtection!.confirmFormerRow!;
-	const prepared = ledger.checked[itemIndex].prepared!;
-	const own = ownValue(prepared);
-	const request = readOf(prepared, id);
-	if ('lacks' in request) return request;
-	try {
-		const { data } = await read(readLabel, request);
-		const on = valuesIn((data ?? {}) as IDataObject);
-		if (on.length > 0 && on.every((value) => value === own)) return undefined;
-		return on.length > 0 ? { on: on.filter((value) => value !== own) } : { namesNone: true };
-	} catch (caught) {
-		return { failed: (caught as Error)?.message ?? String(caught) };
-	}
 }
 
 /** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */

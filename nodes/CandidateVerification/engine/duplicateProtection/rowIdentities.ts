@@ -36,7 +36,7 @@ export class RowIdentities {
 		const identity = rowIdentity(identityBase, row, duplicateKey, scope);
 		if (!sending) return identity;
 		const facts = { ...account, request, row, duplicateKey, scope, formerRow };
-		record.former.note(identity, facts);
+		record.migration.note(identity, facts);
 		return identity;
 	}
 

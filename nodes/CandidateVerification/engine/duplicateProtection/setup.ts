@@ -4,7 +4,7 @@ import type { OperationDefinition } from '../operation';
 import type { RunSettings } from '../runSettings';
 import type { ClaimPace } from './claimPace';
 import type { DuplicateMode } from './fields';
-import type { RowFacts } from './formerIdentities';
+import type { RowFacts } from './migration';
 import type { SentRecord } from './record';
 
 /**
@@ -19,7 +19,7 @@ export interface GateSetup {
 	record: SentRecord;
 	pace: ClaimPace;
 	identityBase: unknown[];
-	/** The account and operation rows are sent with, for their former identities (formerIdentities.ts). */
+	/** The account and operation rows are sent with, for their former identities (migration.ts). */
 	account: Pick<RowFacts, 'environment' | 'credentialId' | 'baseUrl' | 'method' | 'path'>;
 	waitMs: number;
 	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
