@@ -288,12 +288,6 @@ const LEGACY_STATIC_DATA_KEY = 'sentRows';
  */
 const LOOKED_UP = 'l:';
 
-/** The record's values of a row: `SENT` and `ACCEPTED` are its prefixes (record.ts). */
-export interface RecordValues {
-	SENT: string;
-	ACCEPTED: string;
-}
-
 /** The migration as the record (SentRecord) sees it: the former identities' lookups and kept IDs. */
 export class Migration extends FormerLookups {
 	/**
@@ -306,7 +300,8 @@ export class Migration extends FormerLookups {
 		private readonly kept: KeptIds,
 		nodeId: string,
 		typeVersion: number,
-		private readonly values: RecordValues,
+		/** The prefixes of a row's values in the record (record.ts). */
+		private readonly values: Record<'SENT' | 'ACCEPTED', string>,
 	) {
 		super((key, toWrite) => kept.globalSection(key, toWrite), nodeId, typeVersion);
 	}
