@@ -8,8 +8,8 @@ import { rowIdentity } from './identity';
 import type { KeptIds } from './keptIds';
 
 /**
- * The migration from 0.2–0.4's identities, all of it: the record reaches it through one call per
- * claim (Migration.lookUp), and its texts are in formerMessages.ts.
+ * The migration from 0.2–0.4's identities, all of it (its texts are in formerMessages.ts): the
+ * record holds it (SentRecord.migration), and each claim's lookups are one call (Migration.lookUp).
  *
  * Former identities: the identities earlier versions of this package gave a row. A node whose record
  * may hold rows recorded under one also looks each row up under it, in the same store calls as the
