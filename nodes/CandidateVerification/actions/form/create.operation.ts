@@ -187,5 +187,5 @@ export const operation: OperationDefinition = {
 			? { ...data, expiryDate: new Date(data.expiry * 1000).toISOString() }
 			: data,
 	acceptedIdField: '_id',
-	protectedFromDuplicates: true,
+	duplicateProtection: {},
 };

@@ -293,10 +293,11 @@ export const operation: OperationDefinition = {
 		name: sent.echo?.name,
 	}),
 	acceptedIdField: 'transactionId',
-	protectedFromDuplicates: true,
-	confirmFormerRow,
-	// A Duplicate Key tells candidates apart within one form: the same employee on two forms is two rows.
-	scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
+	duplicateProtection: {
+		confirmFormerRow,
+		// A Duplicate Key tells candidates apart within one form: the same employee on two forms is two rows.
+		scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
+	},
 	otherShape: {
 		body: currentPageShape,
 		refusesShape,

@@ -226,23 +226,24 @@ export const operation: OperationDefinition = {
 	// The service answers without data (as for a submission): what the next node chains on.
 	output: (_data, sent) => ({ ...sent.echo, resolved: true }),
 	acceptedIdField: 'transactionId',
-	idFromInput: true,
-	seenAt: 'checkStatus',
-	protectedFromDuplicates: true,
-	// The request as sent, document URLs included: a new upload is a new document (a question raised
-	// again is answered by uploading again). n8n's Retry of a failed execution reuses the upload.
-	identity: ({ body }) => body,
-	formerIdentity: ({ body }) => {
-		const without = withoutDocumentUrls(body);
-		// Without documents both are one: the row keeps its 0.4.x identity.
-		return JSON.stringify(without) === JSON.stringify(body) ? undefined : without;
+	duplicateProtection: {
+		idFromInput: true,
+		seenAt: 'checkStatus',
+		// The request as sent, document URLs included: a new upload is a new document (a question raised
+		// again is answered by uploading again). n8n's Retry of a failed execution reuses the upload.
+		identity: ({ body }) => body,
+		formerIdentity: ({ body }) => {
+			const without = withoutDocumentUrls(body);
+			// Without documents both are one: the row keeps its 0.4.x identity.
+			return JSON.stringify(without) === JSON.stringify(body) ? undefined : without;
+		},
+		// A Duplicate Key tells rows apart within one transaction's check and its questions.
+		scope: ({ body = {} }) => ({
+			transactionId: body.transactionId,
+			check: body.subType,
+			questions: insufficiencyIds(body),
+		}),
 	},
-	// A Duplicate Key tells rows apart within one transaction's check and its questions.
-	scope: ({ body = {} }) => ({
-		transactionId: body.transactionId,
-		check: body.subType,
-		questions: insufficiencyIds(body),
-	}),
 };
 
 /** The questions a resolution answers: its answers' insufficiency IDs and its documents' labels. */

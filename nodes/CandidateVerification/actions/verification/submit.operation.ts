@@ -79,22 +79,23 @@ export const operation: OperationDefinition = {
 	// The service answers without data: give the next node what it needs to chain on.
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
 	acceptedIdField: 'transactionId',
-	idFromInput: true,
-	seenAt: 'transactionStatus',
-	protectedFromDuplicates: true,
-	checkOf: ({ body = {} }) => ({
-		transactionId: String(body.transactionId),
-		check: String(body.verificationName),
-	}),
-	// The transaction, the check as sent (by its form-list name) and its data without document URLs.
-	identity: ({ body = {} }) => ({
-		transactionId: body.transactionId,
-		check: formListName(body.verificationName),
-		data: withoutDocumentUrls(body.data),
-	}),
-	// A Duplicate Key tells rows apart within one transaction's check: two checks are two rows.
-	scope: ({ body = {} }) => ({
-		transactionId: body.transactionId,
-		check: formListName(body.verificationName),
-	}),
+	duplicateProtection: {
+		idFromInput: true,
+		seenAt: 'transactionStatus',
+		checkOf: ({ body = {} }) => ({
+			transactionId: String(body.transactionId),
+			check: String(body.verificationName),
+		}),
+		// The transaction, the check as sent (by its form-list name) and its data without document URLs.
+		identity: ({ body = {} }) => ({
+			transactionId: body.transactionId,
+			check: formListName(body.verificationName),
+			data: withoutDocumentUrls(body.data),
+		}),
+		// A Duplicate Key tells rows apart within one transaction's check: two checks are two rows.
+		scope: ({ body = {} }) => ({
+			transactionId: body.transactionId,
+			check: formListName(body.verificationName),
+		}),
+	},
 };

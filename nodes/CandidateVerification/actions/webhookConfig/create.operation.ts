@@ -23,5 +23,5 @@ export const operation: OperationDefinition = {
 	build: buildWebhookConfig,
 	output: (data, sent) => webhookConfigOutput(data.id, sent),
 	acceptedIdField: 'id',
-	protectedFromDuplicates: true,
+	duplicateProtection: {},
 };

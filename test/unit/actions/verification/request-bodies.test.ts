@@ -72,8 +72,8 @@ function build(definition: typeof submit, parameters: object, typeVersion: numbe
 		body: request.body,
 		echo: request.echo,
 		problems: input.problems,
-		identity: definition.identity?.(request),
-		scope: definition.scope?.(request),
+		identity: definition.duplicateProtection?.identity?.(request),
+		scope: definition.duplicateProtection?.scope?.(request),
 	});
 }
 
