@@ -5,7 +5,7 @@ import {
 	operationSelector,
 	type ResourceOperations,
 } from '../../helpers/descriptions';
-import { mappingModeProperties } from '../../helpers/mapping';
+import { mappingModeProperties } from '../../engine/mapping';
 import * as aadhaarGetResult from './aadhaarGetResult.operation';
 import * as aadhaarStart from './aadhaarStart.operation';
 import * as getEmploymentHistory from './getEmploymentHistory.operation';

@@ -10,7 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
-import { mappedField } from '../../helpers/mapping';
+import { mappedField } from '../../engine/mapping';
 import {
 	assertSuccessfulResponse,
 	parseJsonText,
@@ -241,7 +241,7 @@ function explainRejection(
 export interface KycCall {
 	/** The action name, as errors name the operation. */
 	label: string;
-	/** One path constant of helpers/constants.ts. */
+	/** One path constant of nodes/shared/constants.ts. */
 	path: string;
 	/** The fields the item gives (not the constant ones, such as digiLocker). */
 	fields: SentField[];

@@ -10,7 +10,7 @@ import { ACTIONS } from '../../../shared/actions';
 import { CANDIDATE_PATH, TRANSACTION_STATUS_PATH } from '../../../shared/constants';
 import { GENDER_ALIASES, GENDERS } from '../../../shared/enums';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
-import { mappedField, mappingModeProperties } from '../../helpers/mapping';
+import { mappedField, mappingModeProperties } from '../../engine/mapping';
 import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
 import type { OperationOption } from '../../helpers/descriptions';

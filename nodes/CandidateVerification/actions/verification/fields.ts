@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CHECK_OPTIONS_V2, FORM_VERIFICATION_NAMES, INSTANT_CHECKS } from '../../../shared/checks';
-import { mappedField, mappingModeProperties } from '../../helpers/mapping';
+import { mappedField, mappingModeProperties } from '../../engine/mapping';
 import { typedCheckFields, typedCheckFor } from './checks';
 import { checkField, showFor } from './checks/shared';
 import { dataExample } from './examples';

@@ -13,7 +13,10 @@ export const option: OperationOption = {
 
 export const description = [
 	...webhookConfigFields(['create']),
-	...duplicateProtectionFields({ resource: ['webhookConfig'], operation: ['create'] }, 'Configuration ID'),
+	...duplicateProtectionFields(
+		{ resource: ['webhookConfig'], operation: ['create'] },
+		'Configuration ID',
+	),
 ];
 
 export const operation: OperationDefinition = {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { NodeVersion } from '../../../../shared/checks';
 import { describe, type ItemInput } from '../../../engine/itemInput';
 import { formatYearMonthDay, toCalendarDate } from '../../../helpers/dates';
-import { MAP_EACH_FIELD, MAPPING_MODE, mappedField } from '../../../helpers/mapping';
+import { MAP_EACH_FIELD, MAPPING_MODE, mappedField } from '../../../engine/mapping';
 
 /** Builds a check's `data`; `check` is the check chosen (validated). */
 export type DataBuilder = (input: ItemInput, check: string) => IDataObject;
