@@ -1,7 +1,5 @@
-import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import type { NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceRead } from '../operation';
-import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { RunLedger } from '../runLedger';
 import type { GateDecision, ItemOutcome, SendGate } from '../sendGate';
 import { DoubtResolution } from './doubts';
@@ -9,7 +7,7 @@ import { DUPLICATE_MODES, type DuplicateMode } from './fields';
 import { GateTexts } from './gateTexts';
 import * as say from './messages';
 import type { RowState } from './record';
-import { recordRowsAsSent } from './recordAsSent';
+import { type ReadForRecording, recordRowsAsSent } from './recordAsSent';
 import { RowIdentities } from './rowIdentities';
 import type { GateSetup } from './setup';
 
@@ -103,15 +101,8 @@ export class ProtectionGate implements SendGate {
 	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
 
 	/** Record Rows as Sent, nothing sent (recordAsSent.ts); `read`: the run's reads. */
-	async recordAsSent(
-		valid: number[],
-		read: (label: string, request: ServiceRead) => Promise<ServiceEnvelope>,
-	): Promise<{
-		outputs: Map<number, INodeExecutionData[]>;
-		failures: Map<number, NodeOperationError>;
-	}> {
-		const { setup, ledger, rows, texts } = this;
-		return await recordRowsAsSent({ setup, ledger, rows, texts }, valid, read);
+	async recordAsSent(valid: number[], read: ReadForRecording): ReturnType<typeof recordRowsAsSent> {
+		return await recordRowsAsSent(this.texts, valid, read);
 	}
 
 	/**

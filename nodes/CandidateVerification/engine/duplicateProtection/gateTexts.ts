@@ -16,9 +16,9 @@ import type { GateSetup } from './setup';
  */
 export class GateTexts {
 	constructor(
-		private readonly setup: GateSetup,
-		private readonly ledger: RunLedger,
-		private readonly rows: RowIdentities,
+		readonly setup: GateSetup,
+		readonly ledger: RunLedger,
+		readonly rows: RowIdentities,
 		private readonly doubts: DoubtResolution,
 	) {}
 

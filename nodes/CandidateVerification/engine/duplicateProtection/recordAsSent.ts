@@ -1,41 +1,32 @@
 import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceRead } from '../operation';
-import type { RunLedger } from '../runLedger';
 import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { GateTexts } from './gateTexts';
 import { storeCall } from './lock';
 import * as sayFormer from './formerMessages';
 import { readFormerRow } from './migration';
 import * as say from './messages';
-import type { RowIdentities } from './rowIdentities';
-import type { GateSetup } from './setup';
 
-type Read = (label: string, request: ServiceRead) => Promise<ServiceEnvelope>;
-
-/** What Record Rows as Sent works with: the gate's setup and parts (gate.ts). */
-export interface RecordingParts {
-	setup: GateSetup;
-	ledger: RunLedger;
-	rows: RowIdentities;
-	texts: GateTexts;
-}
+/** The run's reads of the service (Record Rows as Sent asks it about rows keyed before 0.5.0). */
+export type ReadForRecording = (label: string, request: ServiceRead) => Promise<ServiceEnvelope>;
 
 /**
  * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
  * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing. A row
  * keyed before 0.5.0 of an operation that confirms it (Profile) is recorded only when the service
  * answers that the ID given is on the row's own scope (`read`: the run's reads); the others fail.
+ * It works with what the gate's texts know of the run (its setup, ledger and rows: gate.ts).
  */
 export async function recordRowsAsSent(
-	parts: RecordingParts,
+	texts: GateTexts,
 	valid: number[],
-	read: Read,
+	read: ReadForRecording,
 ): Promise<{
 	outputs: Map<number, INodeExecutionData[]>;
 	failures: Map<number, NodeOperationError>;
 }> {
-	const { setup, rows: identities, texts } = parts;
+	const { setup, ledger, rows: identities } = texts;
 	const { operation, settings, record } = setup;
 	const rowsOfId = new Map<string, Set<string>>();
 	const rows = valid.map((itemIndex) => {
@@ -66,11 +57,11 @@ export async function recordRowsAsSent(
 				for (let identity = toRead.shift(); identity !== undefined; identity = toRead.shift()) {
 					const items = itemsOf(identity);
 					const { id } = rows[valid.indexOf(items[0])];
-					const { prepared } = parts.ledger.checked[items[0]];
+					const { prepared } = ledger.checked[items[0]];
 					const answer = await readFormerRow(confirmFormerRow, prepared!, id, read);
 					if (answer === undefined) confirmed.add(identity);
 					for (const itemIndex of answer ? items : []) {
-						failures.set(itemIndex, notRecordedError(parts, itemIndex, id, answer!));
+						failures.set(itemIndex, notRecordedError(texts, itemIndex, id, answer!));
 					}
 				}
 			};
@@ -100,11 +91,12 @@ export async function recordRowsAsSent(
 
 /** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
 function notRecordedError(
-	{ setup, ledger, texts }: RecordingParts,
+	texts: GateTexts,
 	itemIndex: number,
 	id: string,
 	answer: sayFormer.FormerRowAnswer,
 ): NodeOperationError {
+	const { setup, ledger } = texts;
 	const { what, ownValue, readLabel } = setup.operation.duplicateProtection!.confirmFormerRow!;
 	const { prepared } = ledger.checked[itemIndex];
 	const { duplicateKey } = setup.itemKeys[itemIndex];
