@@ -10,6 +10,7 @@ import { ACTIONS } from '../../../shared/actions';
 import { CANDIDATE_PATH, TRANSACTION_STATUS_PATH } from '../../../shared/constants';
 import { GENDER_ALIASES, GENDERS } from '../../../shared/enums';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
+import { fromVersion } from '../../helpers/versions';
 import { mappedField, mappingModeProperties } from '../../engine/mapping';
 import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
@@ -114,7 +115,7 @@ export const description: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 		displayOptions: {
-			show: { ...showOnlyForProfileCreate, '@version': [{ _cnd: { gte: 2 } }] },
+			show: { ...showOnlyForProfileCreate, '@version': fromVersion(2) },
 		},
 	},
 	mappedField({

@@ -25,6 +25,7 @@ import { checkItemsOf, checkStatusOutput } from '../../../shared/checkStatus';
 import { assertSuccessfulResponse, type ServiceEnvelope } from '../../../shared/transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
+import { fromVersion } from '../../helpers/versions';
 
 // Transaction ID is declared with Verification → Submit's fields.
 export const option: OperationOption = {
@@ -47,7 +48,11 @@ export const description: INodeProperties[] = [
 					? 'The check to read, one of the checks of the candidate’s form'
 					: 'The check to read, by the name Verification → Submit sent for it',
 			displayOptions: {
-				show: { '@version': [index + 1], resource: ['transaction'], operation: ['getCheckStatus'] },
+				show: {
+					'@version': index === 0 ? [1] : fromVersion(2),
+					resource: ['transaction'],
+					operation: ['getCheckStatus'],
+				},
 			},
 		}),
 	),

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CHECK_OPTIONS_V2, FORM_VERIFICATION_NAMES, INSTANT_CHECKS } from '../../../shared/checks';
 import { mappedField, mappingModeProperties } from '../../engine/mapping';
+import { fromVersion } from '../../helpers/versions';
 import { typedCheckFields, typedCheckFor } from './checks';
 import { checkField, showFor } from './checks/shared';
 import { dataExample } from './examples';
@@ -60,7 +61,7 @@ export const verificationSubmitFields: INodeProperties[] = [
 		description:
 			'The check to submit data for, one of the checks of the candidate’s form. Every check with a public submission shape has typed fields; the others take their data as JSON. The form’s Police Verification is Police Verification (Address); the certificate has its own choice.',
 		displayOptions: {
-			show: { '@version': [2], resource: ['verification'], operation: ['submit'] },
+			show: { '@version': fromVersion(2), resource: ['verification'], operation: ['submit'] },
 		},
 	},
 	...mappingModeProperties(

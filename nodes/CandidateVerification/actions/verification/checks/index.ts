@@ -14,6 +14,7 @@ import { education } from './education';
 import { employment } from './employment';
 import { policeAddress } from './policeAddress';
 import { policeCertificate } from './policeCertificate';
+import { fromVersion } from '../../../helpers/versions';
 import { checkField, showFor, type SharedField, type TypedCheck, type TypedField } from './shared';
 
 /** The checks with typed fields, in the panel's order; every other check takes Data (JSON). */
@@ -53,24 +54,38 @@ function namesOn(typed: TypedCheck, nodeVersion: NodeVersion): string[] {
 	);
 }
 
+/** Version 1 keeps its frozen meanings; a field of a later version shows on every version after. */
+function shows(field: TypedField, version: NodeVersion): boolean {
+	return field.version === 1 ? version === 1 : version >= (field.version ?? 1);
+}
+
 /**
- * A field's properties for the checks given: one without a version when every version shows it for
- * the same checks, else one per version.
+ * The `@version` condition of a field shown on these consecutive versions: none when every version
+ * shows it; from the first on when they reach the current version, so that a later version keeps
+ * the field; else exactly these (a meaning frozen on an older version).
+ */
+function versionCondition(versions: readonly NodeVersion[]) {
+	if (versions.length === NODE_VERSIONS.length) return undefined;
+	const current = NODE_VERSIONS[NODE_VERSIONS.length - 1];
+	return versions.includes(current) ? fromVersion(versions[0]) : [...versions];
+}
+
+/**
+ * A field's properties for the checks given: one per run of consecutive versions that show it for
+ * the same checks (one without a version condition when every version does).
  */
 function place(field: TypedField, users: readonly TypedCheck[]): INodeProperties[] {
-	const versions = NODE_VERSIONS.filter(
-		(version) => (field.version ?? version) === version && users.some((u) => version >= u.since),
-	);
-	const namesByVersion = versions.map((version) =>
-		users.flatMap((typed) => namesOn(typed, version)),
-	);
-	const sameEverywhere =
-		versions.length === NODE_VERSIONS.length &&
-		namesByVersion.every((names) => String(names) === String(namesByVersion[0]));
-	const groups: Array<{ names: string[]; versions?: number[] }> = sameEverywhere
-		? [{ names: namesByVersion[0] }]
-		: versions.map((version, index) => ({ names: namesByVersion[index], versions: [version] }));
-	return groups.flatMap(({ names, versions: shownOn }) => {
+	const runs: Array<{ names: string[]; versions: NodeVersion[] }> = [];
+	NODE_VERSIONS.forEach((version, index) => {
+		if (!shows(field, version) || !users.some((u) => version >= u.since)) return;
+		const names = users.flatMap((typed) => namesOn(typed, version));
+		const last = runs[runs.length - 1];
+		const follows = last && last.versions[last.versions.length - 1] === NODE_VERSIONS[index - 1];
+		if (follows && String(last.names) === String(names)) last.versions.push(version);
+		else runs.push({ names, versions: [version] });
+	});
+	return runs.flatMap(({ names, versions }) => {
+		const shownOn = versionCondition(versions);
 		const properties = field.eachCheck
 			? names.map((check) => ({
 					...field.property,

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { DisplayCondition, IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { NodeVersion } from '../../../../shared/checks';
 import { describe, type ItemInput } from '../../../engine/itemInput';
@@ -13,7 +13,7 @@ export interface TypedField {
 	property: Omit<INodeProperties, 'displayOptions'>;
 	/** Read from the input by Map Automatically (hidden then). */
 	mapped?: boolean;
-	/** Shown on this node version only. */
+	/** Shown on version 1 only (a meaning saved workflows keep), or from this later version on. */
 	version?: NodeVersion;
 	/** One property per check, with what differs per check (e.g. its own placeholder). */
 	eachCheck?: (check: string) => Partial<INodeProperties>;
@@ -37,11 +37,15 @@ export interface TypedCheck {
 }
 
 /**
- * Shown for these checks of Submit; on the node versions given, else on every version. The version
- * comes first: n8n shows a field at once when a condition's value is an expression (a Check set by
- * an expression), without reading the conditions after it.
+ * Shown for these checks of Submit; on the node versions the `@version` condition given shows
+ * (exact versions, or `fromVersion`), else on every version. The version comes first: n8n shows a
+ * field at once when a condition's value is an expression (a Check set by an expression), without
+ * reading the conditions after it.
  */
-export function showFor(verificationNames: readonly string[], versions?: number[]) {
+export function showFor(
+	verificationNames: readonly string[],
+	versions?: Array<number | DisplayCondition>,
+) {
 	return {
 		show: {
 			...(versions ? { '@version': versions } : {}),
