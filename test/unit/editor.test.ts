@@ -29,13 +29,23 @@ function nodeWith(parameters: INode['parameters'], typeVersion = 1): INode {
 	};
 }
 
-/** The options of a Check list on one node version. */
+/** The options of a Check list on one node version (its version gate evaluated as n8n does). */
 function checkOptionsOf(resource: string, typeVersion: number): INodePropertyOptions[] {
 	const property = properties.find(
 		(candidate) =>
 			candidate.name === 'verificationName' &&
 			candidate.displayOptions?.show?.resource?.includes(resource) &&
-			candidate.displayOptions?.show?.['@version']?.includes(typeVersion),
+			NodeHelpers.displayParameter(
+				{},
+				{
+					...candidate,
+					displayOptions: {
+						show: { '@version': candidate.displayOptions?.show?.['@version'] ?? [] },
+					},
+				},
+				{ typeVersion },
+				description,
+			),
 	);
 	return (property?.options ?? []) as INodePropertyOptions[];
 }

@@ -5,7 +5,7 @@ import {
 	FormerLookups,
 	type FormerIdentity,
 	type RowFacts,
-} from '../../../nodes/CandidateVerification/engine/duplicateProtection/formerIdentities';
+} from '../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import { rowIdentity } from '../../../nodes/CandidateVerification/engine/duplicateProtection/identity';
 
 const FACTS: RowFacts = {

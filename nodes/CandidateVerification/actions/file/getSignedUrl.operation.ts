@@ -8,6 +8,13 @@ import {
 	SIGNED_URL_PATH,
 } from '../../../shared/constants';
 import { buildTokenRequest, privateFileUrlField } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Get Signed URL',
+	description:
+		'Create a signed link to a private file that anyone can open for 180 minutes (token and URL in one step)',
+};
 
 export const description = [privateFileUrlField(['getSignedUrl'])];
 

@@ -4,10 +4,18 @@ import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../../shared/constants';
+import { FORMS_PATH } from '../../../shared/constants';
+import { FORM_VERIFICATION_NAMES } from '../../../shared/checks';
 import { toUnixSeconds } from '../../helpers/dates';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a form at the service: a reusable list of the checks its candidates go through',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -179,5 +187,5 @@ export const operation: OperationDefinition = {
 			? { ...data, expiryDate: new Date(data.expiry * 1000).toISOString() }
 			: data,
 	acceptedIdField: '_id',
-	protectedFromDuplicates: true,
+	duplicateProtection: {},
 };

@@ -10,7 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
-import { mappedField } from '../../helpers/mapping';
+import { mappedField } from '../../engine/mapping';
 import {
 	assertSuccessfulResponse,
 	parseJsonText,
@@ -23,6 +23,18 @@ export const RESOURCE = 'instantKyc';
 
 /** Said by every Instant KYC operation's description, for people and AI agents alike. */
 export const BILLED_NOTE = 'Billed per call; a re-run calls again.';
+
+/** What sets valid (isNegative and kycOutput below), said wherever the node describes it. */
+export const VALID_MEANING =
+	'false when the service’s answer says status "INVALID" (at its top level or, in the older PAN answer, nested) or accountExists false, true otherwise; a valid the service sends itself is kept as sent';
+
+/** The outcome fields every Instant KYC output adds to the service's answer. */
+const OUTCOME = `The output is the service’s answer plus reason and valid, ${VALID_MEANING}.`;
+
+/** An operation's description: what it does, the outcome fields where they matter, the billing. */
+export function billed(what: string, outcome = true): string {
+	return [what, outcome ? OUTCOME : '', BILLED_NOTE].filter(Boolean).join(' ');
+}
 
 /** The checks of one identifier: Mapping Mode → Map Automatically reads it from its column. */
 export const MAPPED_OPERATIONS = [
@@ -229,7 +241,7 @@ function explainRejection(
 export interface KycCall {
 	/** The action name, as errors name the operation. */
 	label: string;
-	/** One path constant of helpers/constants.ts. */
+	/** One path constant of nodes/shared/constants.ts. */
 	path: string;
 	/** The fields the item gives (not the constant ones, such as digiLocker). */
 	fields: SentField[];

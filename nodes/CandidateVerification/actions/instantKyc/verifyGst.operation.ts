@@ -1,6 +1,14 @@
 import { ACTIONS } from '../../../shared/actions';
 import { KYC_GST_PATH } from '../../../shared/constants';
-import { compactUpper, identifierCheck } from './shared';
+import { billed, compactUpper, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Verify GST',
+	description: billed(
+		'Check a GSTIN and read the registration (legalName, tradeName, status, address…).',
+	),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyGst',

@@ -1,6 +1,14 @@
 import { ACTIONS } from '../../../shared/actions';
 import { KYC_UPI_PATH } from '../../../shared/constants';
-import { identifierCheck } from './shared';
+import { billed, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Verify UPI',
+	description: billed(
+		'Check a UPI ID (VPA) and read the account holder’s name (accountExists, nameAtBank).',
+	),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyUpi',

@@ -3,10 +3,20 @@ import type { OperationDefinition } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a webhook configuration at the service: it will post verification notifications to the endpoint',
+};
 
 export const description = [
 	...webhookConfigFields(['create']),
-	...duplicateProtectionFields({ resource: ['webhookConfig'], operation: ['create'] }, 'Configuration ID'),
+	...duplicateProtectionFields(
+		{ resource: ['webhookConfig'], operation: ['create'] },
+		'Configuration ID',
+	),
 ];
 
 export const operation: OperationDefinition = {
@@ -16,5 +26,5 @@ export const operation: OperationDefinition = {
 	build: buildWebhookConfig,
 	output: (data, sent) => webhookConfigOutput(data.id, sent),
 	acceptedIdField: 'id',
-	protectedFromDuplicates: true,
+	duplicateProtection: {},
 };

@@ -5,6 +5,13 @@ import type { OperationDefinition, PreparedRequest } from '../../engine/operatio
 import { ACTIONS } from '../../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Update',
+	description:
+		'Repoint an existing webhook configuration: replaces its endpoint, secret and description',
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../shared/constants';
+import type { ItemInput } from '../itemInput';
 import type { OperationDefinition } from '../operation';
 import type { RunSettings } from '../runSettings';
 import type { RunLedger } from '../runLedger';
@@ -15,26 +16,26 @@ import { ClaimPace } from './claimPace';
 import {
 	DEFAULT_HISTORY_ROWS,
 	DEFAULT_IN_DOUBT_WAIT_SECONDS,
+	DUPLICATE_KEY,
 	DUPLICATE_MODES,
 	DUPLICATE_OPTIONS,
 	DUPLICATE_PROTECTION,
 	ANY_EXECUTION,
 	EDITOR_EXECUTION_MODE,
 	HISTORY_SIZE,
+	ID_FOUND,
 	IN_DOUBT_WAIT,
 	MODE_NAMES,
 	ONE_OFF_MODES,
 	type DuplicateMode,
 } from './fields';
-import {
-	CLAIM_RESERVE_SHARE,
-	MAX_CLAIM_RESERVE,
-	ProtectionGate,
-	storeCall,
-	type GateSetup,
-} from './gate';
+import { CLAIM_RESERVE_SHARE, MAX_CLAIM_RESERVE, ProtectionGate } from './gate';
+import { storeCall } from './lock';
 import * as say from './messages';
 import { SentRecord } from './record';
+import type { GateSetup } from './setup';
+
+const ID_FOUND_LABEL = 'ID Found at the Service';
 
 /** A one-off mode in an execution nobody started in the editor: nothing is sent or recorded. */
 export class OneOffRefused extends NodeOperationError {}
@@ -46,24 +47,13 @@ export class OneOffRefused extends NodeOperationError {}
  * leave and decides per row.
  */
 export class DuplicateProtection {
-	private readonly record: SentRecord;
-
-	private readonly pace: ClaimPace;
-
-	private readonly identityBase: unknown[];
-
-	/** The account and operation rows are sent with, for their former identities. */
-	private readonly account: GateSetup['account'];
-
-	private readonly waitMs: number;
-
-	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
-	private readonly claimLimit: number;
+	/** What the run's gate is made of (setup.ts), read and checked once. */
+	private readonly setup: GateSetup;
 
 	private constructor(
-		private readonly context: IExecuteFunctions,
-		private readonly operation: OperationDefinition,
-		private readonly settings: RunSettings,
+		context: IExecuteFunctions,
+		operation: OperationDefinition,
+		settings: RunSettings,
 		store: DeduplicationHelperFunctions,
 		readonly mode: DuplicateMode,
 		credentials: ICredentialDataDecryptedObject,
@@ -84,20 +74,38 @@ export class DuplicateProtection {
 				say.waitInvalid(String(options[IN_DOUBT_WAIT])),
 			);
 		}
-		this.waitMs = waitSeconds * 1000;
+		const waitMs = waitSeconds * 1000;
 		const { concurrency } = settings;
 		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
-		this.claimLimit = concurrency + reserve;
+		const claimLimit = concurrency + reserve;
 		const { typeVersion } = context.getNode();
-		this.record = new SentRecord(context, store, historyRows, this.claimLimit, typeVersion);
-		this.pace = new ClaimPace({ claimLimit: this.claimLimit, concurrency, reserve });
+		const record = new SentRecord(context, store, historyRows, claimLimit, typeVersion);
+		const pace = new ClaimPace({ claimLimit, concurrency, reserve });
 		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
 		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		const { environment } = credentials;
 		const { method, path } = operation;
-		this.identityBase = [environment, id ?? null, method, path];
-		this.account = { environment, credentialId: id ?? null, baseUrl, method, path };
+		const identityBase = [environment, id ?? null, method, path];
+		const account = { environment, credentialId: id ?? null, baseUrl, method, path };
+		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
+		this.setup = { ...setup, waitMs, claimLimit, itemKeys: [] };
 	}
+
+	/**
+	 * Reads an item's Duplicate Key and, Record Rows as Sent, its ID found: the all-items check calls
+	 * it with the item's other fields, before `input.settle()`, so its expressions are evaluated once.
+	 */
+	readonly readItem = (input: ItemInput): void => {
+		const duplicateKey = input.optionalText(
+			'Duplicate Key',
+			input.param(DUPLICATE_KEY, 'Duplicate Key', ''),
+		);
+		const idFound =
+			this.mode === DUPLICATE_MODES.recordAsSent
+				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
+				: undefined;
+		this.setup.itemKeys[input.itemIndex] = { duplicateKey, idFound };
+	};
 
 	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
 	static open(
@@ -158,25 +166,19 @@ export class DuplicateProtection {
 
 	/** Forget All, Release Stuck Lock: the node's items pass through. */
 	async runModeWithoutRows(items: INodeExecutionData[]) {
+		const { context, record } = this.setup;
 		if (this.mode === DUPLICATE_MODES.forgetAll) {
-			await storeCall(this.context, async () => await this.record.forgetAll(), 'clear');
+			await storeCall(context, async () => await record.forgetAll(), 'clear');
 		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
-			const { lock } = this.record;
-			const released = await storeCall(
-				this.context,
-				async () => await lock.releaseStuck(),
-				'clear',
-			);
-			this.context.logger.info(say.lockReleasedLog(released));
+			const { lock } = record;
+			const released = await storeCall(context, async () => await lock.releaseStuck(), 'clear');
+			context.logger.info(say.lockReleasedLog(released));
 		} else return undefined;
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}
 
 	/** The gate of this run, reading its ledger (its checked items, whether the run stopped). */
 	gateFor(ledger: RunLedger): ProtectionGate {
-		const { context, operation, settings, mode, record, pace } = this;
-		const { identityBase, account, waitMs, claimLimit } = this;
-		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
-		return new ProtectionGate({ ...setup, waitMs, claimLimit }, ledger);
+		return new ProtectionGate(this.setup, ledger);
 	}
 }

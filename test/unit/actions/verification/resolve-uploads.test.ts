@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
@@ -48,7 +49,7 @@ it.each([
 		});
 
 		expect(requests).toHaveLength(0);
-		const { message, description } = say.documentsBefore({
+		const { message, description } = former.documentsBefore({
 			label: ACTIONS.verificationResolveInsufficiency,
 			itemIndex: 0,
 			where: say.whereToCheck(['TXN-9'], 'checkStatus'),

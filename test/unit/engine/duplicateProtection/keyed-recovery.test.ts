@@ -7,6 +7,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { CandidateVerification } from '../../../../nodes/CandidateVerification/CandidateVerification.node';
 import { DOB_REQUIRED } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/duplicateProtection/fields';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
 import { TEST_CREDENTIALS } from '../../../harness/credentials-helper';
@@ -120,11 +121,11 @@ function candidates() {
 
 const notRecorded = (
 	itemIndex: number,
-	answer: say.FormerRowAnswer,
+	answer: former.FormerRowAnswer,
 	facts: { own?: string; stops?: boolean } = {},
 ) => {
 	const { name, employeeId } = keyed.items[itemIndex];
-	return say.formerRowNotRecorded({
+	return former.formerRowNotRecorded({
 		itemIndex,
 		key: String(employeeId),
 		field: 'transactionId',
@@ -318,7 +319,7 @@ describe('Submit, a check found under a key recorded before 0.5.0', () => {
 
 		expect(requests).toHaveLength(0);
 		const texts = items.map(({ transactionId, employeeId }, itemIndex) =>
-			say.keyedBefore({
+			former.keyedBefore({
 				label: ACTIONS.verificationSubmit,
 				itemIndex,
 				key: String(employeeId),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/duplicateProtection/fields';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
@@ -183,7 +184,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 
 			expect(requests).toHaveLength(0);
 			const texts = keyed.items.map(({ name, employeeId }, itemIndex) =>
-				say.keyedBefore({
+				former.keyedBefore({
 					label: ACTIONS.profileCreate,
 					itemIndex,
 					key: String(employeeId),
@@ -319,7 +320,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 	});
 
 	it(`says how to switch back (${MODE_NAMES.skipSent}) in its advice`, () => {
-		const { description } = say.keyedBefore({
+		const { description } = former.keyedBefore({
 			label: 'x',
 			itemIndex: 0,
 			key: 'k',

@@ -1,8 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { PreparedRequest, ServiceRead } from '../prepared';
+import type { ServiceEnvelope } from '../../../shared/transport/errors';
+import type { FormerRowConfirmation } from './declaration';
+import type { FormerRowAnswer } from './formerMessages';
 import { rowIdentity } from './identity';
+import type { KeptIds } from './keptIds';
 
 /**
+ * The migration from 0.2–0.4's identities, all of it (its texts are in formerMessages.ts): the
+ * record holds it (SentRecord.migration), and each claim's lookups are one call (Migration.lookUp).
+ *
  * Former identities: the identities earlier versions of this package gave a row. A node whose record
  * may hold rows recorded under one also looks each row up under it, in the same store calls as the
  * row's own (record.ts), until that identity's end condition is met. Adding one is adding an entry
@@ -23,6 +31,8 @@ import { rowIdentity } from './identity';
  * - 0.3.x and 0.4.x keyed (the key without the scope), 0.4.x resolutions without document URLs: once
  *   every node that recorded such rows before 0.5.0 has ended its phase, i.e. when the package stops
  *   supporting upgrades from 0.4.x.
+ * - 0.2.0's place for the kept IDs (the node's static data, keyed by the node's name), only read:
+ *   when the package stops supporting upgrades from 0.2.0.
  */
 
 /** What a row's identities are computed from: the account and operation that sent it, and the row. */
@@ -266,5 +276,147 @@ export class FormerLookups {
 			markAdded && markSeen
 				? { phasesEnded: phasesEnded + 1, markSeen: false }
 				: { phasesEnded, markSeen: true };
+	}
+}
+
+/** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
+const LEGACY_STATIC_DATA_KEY = 'sentRows';
+/**
+ * Recorded with each lookup under a former identity, in the same call: the former identity was
+ * looked up before, so its value, if any, counts no more (it is an earlier lookup's, or a former row
+ * that counts for the credential that first looked it up: another credential is another account).
+ */
+const LOOKED_UP = 'l:';
+
+/** The migration as the record (SentRecord) sees it: the former identities' lookups and kept IDs. */
+export class Migration extends FormerLookups {
+	/**
+	 * Rows held in doubt because a wider former identity found a row recorded before 0.5.0 (the key
+	 * alone, whatever the form or check; a resolution without its document URLs): the values found.
+	 */
+	private readonly widerHits = new Map<string, string[]>();
+
+	constructor(
+		private readonly kept: KeptIds,
+		nodeId: string,
+		typeVersion: number,
+		/** The prefixes of a row's values in the record (record.ts). */
+		private readonly values: Record<'SENT' | 'ACCEPTED', string>,
+	) {
+		super((key, toWrite) => kept.globalSection(key, toWrite), nodeId, typeVersion);
+	}
+
+	/** A row's identity, and its former identities where it may have rows under them. */
+	withFormer(identity: string): string[] {
+		return [identity, ...this.of(identity)];
+	}
+
+	/**
+	 * A claim's lookups: `first`, recorded before the rows' SENT (a former row's SENT is older than
+	 * the row's own, trimmed first), and `passing`, after them and removed again at once (the wider
+	 * identities'; none with `wider` false: Send These Rows Again sends whatever a key found before
+	 * 0.5.0). `read` takes the values the claim added: the rows new, and the values to remove.
+	 */
+	lookUp(unique: string[], wider = true) {
+		const { SENT, ACCEPTED } = this.values;
+		const former = unique.flatMap((identity) => this.of(identity));
+		const keyed = wider ? [...new Set(unique.flatMap((identity) => this.wider(identity)))] : [];
+		const passing = keyed.flatMap((each) => [SENT + each, ACCEPTED + each]);
+		const first = [...former.flatMap((each) => [SENT + each, LOOKED_UP + each]), ...this.marks()];
+		const read = (added: Set<string>) => {
+			// Looked up before (LOOKED_UP was there): the former identity counts no more for the row.
+			this.claimed(
+				unique,
+				(value) => added.has(LOOKED_UP + value),
+				(mark) => added.has(mark),
+			);
+			const fresh = new Set(
+				unique.filter((identity) =>
+					this.withFormer(identity).every((each) => added.has(SENT + each)),
+				),
+			);
+			// A new row found under a wider former identity: in doubt, and its own SENT goes with the
+			// lookup's values (nothing is sent for it).
+			const foundUnderKey = (value: string) =>
+				!added.has(SENT + value) || !added.has(ACCEPTED + value);
+			for (const identity of fresh) {
+				const found = this.wider(identity).filter(foundUnderKey);
+				if (found.length === 0 || !wider) continue;
+				fresh.delete(identity);
+				this.widerHits.set(identity, found);
+			}
+			const keyedHitNow = unique.filter(
+				(identity) => this.widerHits.has(identity) && added.has(SENT + identity),
+			);
+			const toRemove = [
+				...passing.filter((value) => added.has(value)),
+				...keyedHitNow.map((identity) => SENT + identity),
+			];
+			return { fresh, toRemove };
+		};
+		return { first, passing, read };
+	}
+
+	/** Whether a row in doubt is held because a wider former identity found it. */
+	heldByWider(identity: string): boolean {
+		return this.widerHits.has(identity);
+	}
+
+	/** Whether a row in doubt is one a wider former identity found, and the ID the node kept for it. */
+	foundUnderWider(identity: string): { id?: string } | undefined {
+		const found = this.widerHits.get(identity);
+		if (found === undefined) return undefined;
+		const id = found
+			.map((value) => this.saved(value))
+			.filter(Array.isArray)
+			.map((saved) => saved[1])
+			.find((saved) => ![undefined, null, ''].includes(saved));
+		return id === undefined ? {} : { id: String(id) };
+	}
+
+	/** What the static data kept of a row: under its identity, its former ones, or 0.2.0's place. */
+	keptOf(identity: string): unknown {
+		return this.withFormer(identity)
+			.map((each) => this.saved(each))
+			.find(Array.isArray);
+	}
+
+	/** A row accepted under a former identity alone: its kept ID, under its own. */
+	keepIdUnderOwn(identity: string): void {
+		const saved = this.of(identity)
+			.map((former) => this.saved(former))
+			.find(Array.isArray);
+		if (Array.isArray(saved)) this.kept.copy(identity, saved);
+	}
+
+	/** What the static data kept under `value`, or 0.2.0's place (n8n makes it when it is first read). */
+	private saved(value: string): unknown {
+		return (
+			this.kept.saved(value) ?? this.kept.staticData('node')?.[LEGACY_STATIC_DATA_KEY]?.[value]
+		);
+	}
+}
+
+/**
+ * A row keyed before 0.5.0 that Record Rows as Sent is asked to record: the service is read for
+ * the ID given (the operation's FormerRowConfirmation). Undefined when the answer names the row's
+ * own scope; else what was learned.
+ */
+export async function readFormerRow(
+	{ ownValue, readLabel, read: readOf, valuesIn }: FormerRowConfirmation,
+	prepared: PreparedRequest,
+	id: string,
+	read: (label: string, request: ServiceRead) => Promise<ServiceEnvelope>,
+): Promise<FormerRowAnswer | undefined> {
+	const own = ownValue(prepared);
+	const request = readOf(prepared, id);
+	if ('lacks' in request) return request;
+	try {
+		const { data } = await read(readLabel, request);
+		const on = valuesIn((data ?? {}) as IDataObject);
+		if (on.length > 0 && on.every((value) => value === own)) return undefined;
+		return on.length > 0 ? { on: on.filter((value) => value !== own) } : { namesNone: true };
+	} catch (caught) {
+		return { failed: (caught as Error)?.message ?? String(caught) };
 	}
 }

@@ -1,0 +1,155 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { RunLedger } from '../runLedger';
+import type { DoubtResolution } from './doubts';
+import { lockFailureOf } from './lock';
+import * as sayFormer from './formerMessages';
+import * as say from './messages';
+import { LostWrite } from './record';
+import type { RowIdentities } from './rowIdentities';
+import type { GateSetup } from './setup';
+
+/**
+ * What the gate of one run composes from what it knows of its rows: the errors it gives (their
+ * texts are messages.ts's) and the output of a row sent before.
+ */
+export class GateTexts {
+	constructor(
+		readonly setup: GateSetup,
+		readonly ledger: RunLedger,
+		readonly rows: RowIdentities,
+		private readonly doubts: DoubtResolution,
+	) {}
+
+	error({ message, description }: say.ErrorText, itemIndex?: number): NodeOperationError {
+		return new NodeOperationError(this.setup.context.getNode(), message, {
+			itemIndex,
+			description,
+		});
+	}
+
+	/**
+	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
+	 * IDs), and what was not sent.
+	 */
+	storeError(
+		cause: Error,
+		facts: { sentAny: boolean; unrecorded: readonly say.UnrecordedRow[]; notSent: number[] },
+	): NodeOperationError {
+		const { sentAny, unrecorded, notSent } = facts;
+		if (cause instanceof LostWrite) return this.lostWriteError(cause, notSent);
+		if (lockFailureOf(cause) && !sentAny && unrecorded.length === 0) {
+			return cause as NodeOperationError;
+		}
+		const text = say.storeStopped({
+			cause: `${(cause as Error)?.message ?? String(cause)}`,
+			sentAny,
+			unrecorded,
+			notSent,
+		});
+		return this.error(text);
+	}
+
+	/** The tripwire: this run's claim was overwritten by another execution's write. */
+	private lostWriteError(lost: LostWrite, notSent: number[]): NodeOperationError {
+		const items = [...this.rows.ofItem]
+			.filter(([, identity]) => lost.identities.includes(identity))
+			.map(([itemIndex]) => itemIndex);
+		const whereToCheck = items.length > 0 ? this.whereToCheck(items) : '';
+		const whenSafe = this.whenSafeToSendAgain;
+		return this.error(say.writeLost({ items, whereToCheck, whenSafe, notSent }));
+	}
+
+	alreadySentOutput(itemIndex: number, extra: IDataObject = {}): INodeExecutionData[] {
+		const { operation, record } = this.setup;
+		const { checked } = this.ledger;
+		const earlier = record.earlierResult(this.rows.ofItem.get(itemIndex)!);
+		const field = operation.acceptedIdField!;
+		const data = earlier?.id === undefined ? {} : { [field]: earlier.id };
+		const shaped =
+			'read' in operation.output ? data : operation.output(data, checked[itemIndex].prepared!);
+		const json: IDataObject = {
+			...(Array.isArray(shaped) ? shaped[0] : shaped),
+			alreadySent: true,
+			sentAt: earlier?.sentAt ?? null,
+			...extra,
+		};
+		// An ID the item gave (Submit's transaction) is known whatever this process kept.
+		if (earlier?.id === undefined && !operation.duplicateProtection?.idFromInput) {
+			delete json[field];
+			json.idKnown = false;
+			json.note = say.idNotKnownNote(field);
+		}
+		return [{ json, pairedItem: { item: itemIndex } }];
+	}
+
+	/** Where the user can see whether the service has the rows. */
+	private whereToCheck(itemIndexes: number[]): string {
+		const { checked } = this.ledger;
+		return say.whereToCheck(
+			itemIndexes.map((index) => checked[index].prepared!.body?.transactionId),
+			this.setup.operation.duplicateProtection?.seenAt,
+		);
+	}
+
+	/** A row in doubt (sent by an earlier try or execution that got no answer). */
+	inDoubtError(itemIndex: number): NodeOperationError {
+		const { operation, record, waitMs } = this.setup;
+		const identity = this.rows.ofItem.get(itemIndex)!;
+		const former = record.migration.foundUnderWider(identity);
+		const { duplicateKey } = this.setup.itemKeys[itemIndex];
+		const stops = !this.ledger.continueOnFail;
+		if (former && duplicateKey === undefined) {
+			const where = this.whereToCheck([itemIndex]);
+			return this.error(
+				sayFormer.documentsBefore({ label: operation.label, itemIndex, where, stops }),
+				itemIndex,
+			);
+		}
+		if (former) {
+			const text = sayFormer.keyedBefore({
+				label: operation.label,
+				itemIndex,
+				key: duplicateKey!,
+				field: operation.acceptedIdField!,
+				keptId: former.id,
+				where: this.whereToCheck([itemIndex]),
+				stops,
+				how: this.keyedResolution(itemIndex),
+			});
+			return this.error(text, itemIndex);
+		}
+		const waited = this.doubts.waitedFor.has(identity);
+		const text = say.heldInDoubt({
+			label: operation.label,
+			itemIndex,
+			waitedSeconds: waited ? waitMs / 1000 : undefined,
+			whereToCheck: this.whereToCheck([itemIndex]),
+			whenSafe: this.whenSafeToSendAgain,
+			stops,
+		});
+		return this.error(text, itemIndex);
+	}
+
+	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
+	private keyedResolution(itemIndex: number): sayFormer.KeyedResolution {
+		const { confirmFormerRow, checkOf } = this.setup.operation.duplicateProtection ?? {};
+		if (confirmFormerRow) {
+			const { what, readLabel } = confirmFormerRow;
+			return { kind: 'confirmed', what, readLabel };
+		}
+		const prepared = this.ledger.checked[itemIndex].prepared!;
+		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
+	}
+
+	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
+	lostAnswerAdvice(itemIndex: number): string {
+		return say.lostAnswerAdvice(this.whereToCheck([itemIndex]), this.whenSafeToSendAgain);
+	}
+
+	/** When no execution can still be sending a row in doubt (its tries and their timeouts, and a minute). */
+	private get whenSafeToSendAgain(): string {
+		return say.whenSafeToSendAgain(this.setup.settings.timeout, this.setup.settings.retries);
+	}
+}

@@ -1,0 +1,115 @@
+import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+
+import type { ServiceRead } from '../operation';
+import type { ServiceEnvelope } from '../../../shared/transport/errors';
+import type { GateTexts } from './gateTexts';
+import { storeCall } from './lock';
+import * as sayFormer from './formerMessages';
+import { readFormerRow } from './migration';
+import * as say from './messages';
+
+/** The run's reads of the service (Record Rows as Sent asks it about rows keyed before 0.5.0). */
+export type ReadForRecording = (label: string, request: ServiceRead) => Promise<ServiceEnvelope>;
+
+/**
+ * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
+ * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing. A row
+ * keyed before 0.5.0 of an operation that confirms it (Profile) is recorded only when the service
+ * answers that the ID given is on the row's own scope (`read`: the run's reads); the others fail.
+ * It works with what the gate's texts know of the run (its setup, ledger and rows: gate.ts).
+ */
+export async function recordRowsAsSent(
+	texts: GateTexts,
+	valid: number[],
+	read: ReadForRecording,
+): Promise<{
+	outputs: Map<number, INodeExecutionData[]>;
+	failures: Map<number, NodeOperationError>;
+}> {
+	const { setup, ledger, rows: identities } = texts;
+	const { operation, settings, record } = setup;
+	const rowsOfId = new Map<string, Set<string>>();
+	const rows = valid.map((itemIndex) => {
+		const identity = identities.identityOf(itemIndex);
+		const id = setup.itemKeys[itemIndex].idFound!;
+		identities.ofItem.set(itemIndex, identity);
+		rowsOfId.set(id, (rowsOfId.get(id) ?? new Set()).add(identity));
+		return { identity, id };
+	});
+	const field = operation.acceptedIdField!;
+	const shared = operation.duplicateProtection?.idFromInput
+		? []
+		: valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
+	if (shared.length > 0) {
+		throw texts.error(say.oneIdForTwoRows(field, shared), shared[0]);
+	}
+	const failures = new Map<number, NodeOperationError>();
+	const { confirmFormerRow } = operation.duplicateProtection ?? {};
+	const confirm =
+		confirmFormerRow &&
+		(async (found: string[]) => {
+			const confirmed = new Set<string>();
+			const toRead = [...found];
+			const itemsOf = (identity: string) =>
+				valid.filter((_item, position) => rows[position].identity === identity);
+			// The reads go out as the run's requests do: at most Max Concurrent Requests at once.
+			const worker = async () => {
+				for (let identity = toRead.shift(); identity !== undefined; identity = toRead.shift()) {
+					const items = itemsOf(identity);
+					const { id } = rows[valid.indexOf(items[0])];
+					const { prepared } = ledger.checked[items[0]];
+					const answer = await readFormerRow(confirmFormerRow, prepared!, id, read);
+					if (answer === undefined) confirmed.add(identity);
+					for (const itemIndex of answer ? items : []) {
+						failures.set(itemIndex, notRecordedError(texts, itemIndex, id, answer!));
+					}
+				}
+			};
+			const workers = Math.min(settings.concurrency, toRead.length);
+			await Promise.all(Array.from({ length: workers }, worker));
+			return confirmed;
+		});
+	const states = await storeCall(
+		setup.context,
+		async () => await record.recordAsSent(rows, confirm),
+		'record',
+	);
+	const outputs = new Map<number, INodeExecutionData[]>();
+	valid.forEach((itemIndex, position) => {
+		if (failures.has(itemIndex)) return;
+		const { identity, id } = rows[position];
+		const json = { [field]: id, recordedAsSent: true };
+		outputs.set(
+			itemIndex,
+			states.get(identity) === 'accepted'
+				? texts.alreadySentOutput(itemIndex, { recordedAsSent: false })
+				: [{ json, pairedItem: { item: itemIndex } }],
+		);
+	});
+	return { outputs, failures };
+}
+
+/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
+function notRecordedError(
+	texts: GateTexts,
+	itemIndex: number,
+	id: string,
+	answer: sayFormer.FormerRowAnswer,
+): NodeOperationError {
+	const { setup, ledger } = texts;
+	const { what, ownValue, readLabel } = setup.operation.duplicateProtection!.confirmFormerRow!;
+	const { prepared } = ledger.checked[itemIndex];
+	const { duplicateKey } = setup.itemKeys[itemIndex];
+	const text = sayFormer.formerRowNotRecorded({
+		itemIndex,
+		key: duplicateKey ?? '',
+		field: setup.operation.acceptedIdField!,
+		id,
+		what,
+		own: ownValue(prepared!),
+		readLabel,
+		answer,
+		stops: !ledger.continueOnFail,
+	});
+	return texts.error(text, itemIndex);
+}

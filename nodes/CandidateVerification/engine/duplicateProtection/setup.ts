@@ -1,0 +1,37 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationDefinition } from '../operation';
+import type { RunSettings } from '../runSettings';
+import type { ClaimPace } from './claimPace';
+import type { DuplicateMode } from './fields';
+import type { RowFacts } from './migration';
+import type { SentRecord } from './record';
+
+/**
+ * What duplicate protection is made of for one run, read and checked once (DuplicateProtection,
+ * protection.ts) and handed to the run's gate (ProtectionGate, gate.ts) and its parts.
+ */
+export interface GateSetup {
+	context: IExecuteFunctions;
+	operation: OperationDefinition;
+	settings: RunSettings;
+	mode: DuplicateMode;
+	record: SentRecord;
+	pace: ClaimPace;
+	identityBase: unknown[];
+	/** The account and operation rows are sent with, for their former identities (migration.ts). */
+	account: Pick<RowFacts, 'environment' | 'credentialId' | 'baseUrl' | 'method' | 'path'>;
+	waitMs: number;
+	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
+	claimLimit: number;
+	/** Each item's keys, read by the all-items check (DuplicateProtection.readItem). */
+	itemKeys: ItemKeys[];
+}
+
+/** What the protection reads of an item with its other fields. */
+export interface ItemKeys {
+	/** Duplicate Key, when the node's duplicate protection uses one. */
+	duplicateKey?: string;
+	/** Duplicate Protection → Record Rows as Sent: the ID the user found at the service. */
+	idFound?: string;
+}
