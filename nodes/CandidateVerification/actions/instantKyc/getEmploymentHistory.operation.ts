@@ -14,6 +14,7 @@ export const { description, operation } = identifierCheck({
 	operation: 'getEmploymentHistory',
 	label: ACTIONS.instantKycGetEmploymentHistory,
 	path: KYC_EMPLOYMENT_HISTORY_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'uan',
 		label: 'UAN',

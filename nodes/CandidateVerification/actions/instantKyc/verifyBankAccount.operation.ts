@@ -67,6 +67,7 @@ export const description: INodeProperties[] = [
 export const operation = kycOperation({
 	label: ACTIONS.instantKycVerifyBankAccount,
 	path: KYC_BANK_ACCOUNT_PATH,
+	mappingMode: true,
 	fields: [ACCOUNT_NUMBER, IFSC],
 	body: (input) => ({
 		accountNumber: readIdentifier(input, ACCOUNT_NUMBER),

@@ -14,6 +14,7 @@ export const { description, operation } = identifierCheck({
 	operation: 'verifyDin',
 	label: ACTIONS.instantKycVerifyDin,
 	path: KYC_DIN_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'din',
 		label: 'DIN',

@@ -14,6 +14,7 @@ export const { description, operation } = identifierCheck({
 	operation: 'verifyGst',
 	label: ACTIONS.instantKycVerifyGst,
 	path: KYC_GST_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'gst',
 		label: 'GSTIN',

@@ -12,6 +12,7 @@ export const { description, operation } = identifierCheck({
 	operation: 'verifyPan',
 	label: ACTIONS.instantKycVerifyPan,
 	path: KYC_PAN_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'pan',
 		label: 'PAN',

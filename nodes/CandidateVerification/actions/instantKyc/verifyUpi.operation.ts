@@ -14,6 +14,7 @@ export const { description, operation } = identifierCheck({
 	operation: 'verifyUpi',
 	label: ACTIONS.instantKycVerifyUpi,
 	path: KYC_UPI_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'upi',
 		label: 'UPI ID',

@@ -287,6 +287,8 @@ export const operation: OperationDefinition = {
 	label: ACTIONS.profileCreate,
 	method: 'POST',
 	path: CANDIDATE_PATH,
+	// Its Mapping Mode field is among its fields, after the fields Map Automatically does not read.
+	mappingMode: true,
 	build: buildCandidate,
 	output: (data, sent) => ({
 		transactionId: data.transactionId,

@@ -75,6 +75,8 @@ export const operation: OperationDefinition = {
 	label: ACTIONS.verificationSubmit,
 	method: 'POST',
 	path: SUBMISSION_PATH,
+	// Its Mapping Mode field is among its fields, after the fields Map Automatically does not read.
+	mappingMode: true,
 	build: buildSubmission,
 	// The service answers without data: give the next node what it needs to chain on.
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),
