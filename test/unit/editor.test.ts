@@ -3,6 +3,7 @@ import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow'
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import { RESOURCES } from '../../nodes/CandidateVerification/actions/router';
 import { ACTIONS } from '../../nodes/shared/actions';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 
@@ -175,13 +176,17 @@ describe('Editor: what a no-code user sees', () => {
 		expect(subtitleFor(parameters)).toBe(subtitle);
 	});
 
-	it('every action is the one named constant its errors use, and says whether it changes anything', () => {
+	it('every action is the label its operation declares and its errors use, and says whether it changes anything', () => {
 		const operations = properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => property.options as INodePropertyOptions[]);
-		expect(operations.map((operation) => operation.action).sort()).toEqual(
-			Object.values(ACTIONS).sort(),
+		const labels = Object.values(RESOURCES).flatMap(({ operations: declared }) =>
+			Object.values(declared).map(({ operation }) => operation.label),
 		);
+		expect(operations.map((operation) => operation.action).sort()).toEqual(labels.sort());
+		expect(new Set(labels).size).toBe(labels.length);
+		// The labels the trigger uses too (nodes/shared/actions.ts) are the operations' own.
+		expect(labels).toEqual(expect.arrayContaining(Object.values(ACTIONS)));
 		for (const operation of operations) {
 			expect(operation.description?.length ?? 0).toBeGreaterThan(30);
 		}
