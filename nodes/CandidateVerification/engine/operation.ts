@@ -81,6 +81,12 @@ export interface OperationDefinition {
 	method: IHttpRequestMethods;
 	/** `:name` placeholders are filled from the checked item's pathParameters. */
 	path: string;
+	/**
+	 * Offers Mapping Mode (engine/mapping.ts): Map Automatically reads the operation's mapped fields
+	 * from the item's columns of their names. The Mapping Mode field is shown for the operations that
+	 * declare it (helpers/descriptions.ts, mappingModeFor).
+	 */
+	mappingMode?: true;
 	/** Checks and normalises one item; records problems on `input` instead of throwing. */
 	build(input: ItemInput): PreparedRequest;
 	/** Per-item work after the check that needs I/O (reading a file, a first request). */

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { mappingModeProperties } from '../engine/mapping';
 import type { OperationDefinition } from '../engine/operation';
 
 /** How an operation shows in its resource's Operation selector (its value is its key in the resource's list). */
@@ -45,6 +46,22 @@ export function operationSelector(
 		options,
 		default: firstOperation,
 	};
+}
+
+/**
+ * The Mapping Mode field of a resource's operations that offer it (their declaration's mappingMode),
+ * shown for those, in the order of the resource's list; none when none offers it.
+ */
+export function mappingModeFor(
+	resource: string,
+	operations: Record<string, Pick<OperationModule, 'operation'>>,
+	example: string,
+): INodeProperties[] {
+	const offering = Object.entries(operations)
+		.filter(([, module]) => module.operation.mappingMode)
+		.map(([value]) => value);
+	if (offering.length === 0) return [];
+	return mappingModeProperties({ resource: [resource], operation: offering }, example);
 }
 
 /** The fields of a resource's operations, in the order of its list. */

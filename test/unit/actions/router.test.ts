@@ -74,6 +74,23 @@ describe('the router', () => {
 		}
 	});
 
+	it.each(versions)(
+		'on version %s, Mapping Mode is shown for exactly the operations that declare it',
+		(typeVersion) => {
+			const declaring = Object.entries(RESOURCES).flatMap(([resource, { operations }]) =>
+				Object.entries(operations)
+					.filter(([, module]) => module.operation.mappingMode)
+					.map(([operation]) => `${resource}/${operation}`),
+			);
+			expect(declaring.length).toBeGreaterThan(0);
+			const withMappingMode = offeredOperations(typeVersion)
+				.map(([resource, option]) => ({ resource, operation: String(option.value) }))
+				.filter((values) => offered('mappingMode', values, typeVersion).length > 0)
+				.map(({ resource, operation }) => `${resource}/${operation}`);
+			expect(withMappingMode.sort()).toEqual(declaring.sort());
+		},
+	);
+
 	it('finds nothing for a value the node does not have', () => {
 		expect(findOperation('instantKyc', 'verifyPassport')).toBeUndefined();
 		expect(findOperation('passport', 'verify')).toBeUndefined();

@@ -1,5 +1,4 @@
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { DOWNLOAD_FILE_PATH } from '../../../shared/constants';
 import { buildTokenRequest, privateFileUrlField } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -13,7 +12,7 @@ export const option: OperationOption = {
 export const description = [privateFileUrlField(['getDownloadToken'])];
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.fileGetDownloadToken,
+	label: 'Get a download token for a private file',
 	method: 'POST',
 	path: DOWNLOAD_FILE_PATH,
 	build: buildTokenRequest,

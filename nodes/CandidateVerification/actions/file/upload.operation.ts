@@ -4,7 +4,6 @@ import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { UPLOAD_PATH } from '../../../shared/constants';
 import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS } from '../../../shared/checks';
 import { storedByteCount } from './shared';
@@ -149,7 +148,7 @@ async function attachFile(this: IExecuteFunctions, call: ItemCall): Promise<void
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.fileUpload,
+	label: 'Upload a document',
 	method: 'POST',
 	path: UPLOAD_PATH,
 	build: checkUpload,

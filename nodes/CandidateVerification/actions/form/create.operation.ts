@@ -3,7 +3,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { FORMS_PATH } from '../../../shared/constants';
 import { FORM_VERIFICATION_NAMES } from '../../../shared/checks';
 import { toUnixSeconds } from '../../helpers/dates';
@@ -177,7 +176,7 @@ function buildForm(input: ItemInput): PreparedRequest {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.formCreate,
+	label: 'Create a form',
 	method: 'POST',
 	path: FORMS_PATH,
 	build: buildForm,

@@ -1,15 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
+	mappingModeFor,
 	operationFields,
 	operationSelector,
 	type ResourceOperations,
 } from '../../helpers/descriptions';
-import { mappingModeProperties } from '../../engine/mapping';
 import * as aadhaarGetResult from './aadhaarGetResult.operation';
 import * as aadhaarStart from './aadhaarStart.operation';
 import * as getEmploymentHistory from './getEmploymentHistory.operation';
-import { MAPPED_OPERATIONS, RESOURCE, showFor, VALID_MEANING } from './shared';
+import { RESOURCE, VALID_MEANING } from './shared';
 import * as verifyBankAccount from './verifyBankAccount.operation';
 import * as verifyDin from './verifyDin.operation';
 import * as verifyGst from './verifyGst.operation';
@@ -40,6 +40,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { resource: [RESOURCE] } },
 	},
-	...mappingModeProperties(showFor(MAPPED_OPERATIONS), 'PAN or pan, IFSC or ifsc, UAN or uan'),
+	// The checks of one identifier: Map Automatically reads it from its column.
+	...mappingModeFor(RESOURCE, operations, 'PAN or pan, IFSC or ifsc, UAN or uan'),
 	...operationFields(operations),
 ];

@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_AADHAAR_RESULT_PATH } from '../../../shared/constants';
 import { billed, kycOperation, type SentField, showFor } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -70,7 +69,7 @@ async function photoToBinary(this: IExecuteFunctions, output: INodeExecutionData
 }
 
 export const operation = kycOperation({
-	label: ACTIONS.instantKycAadhaarGetResult,
+	label: 'Get the result of an Aadhaar check through DigiLocker',
 	path: KYC_AADHAAR_RESULT_PATH,
 	fields: [TRANSACTION_ID],
 	body: (input) => ({

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_AADHAAR_START_PATH } from '../../../shared/constants';
 import { billed, kycOperation, type SentField, showFor } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -55,7 +54,7 @@ function readRedirectUrl(input: ItemInput): string | undefined {
 }
 
 export const operation = kycOperation({
-	label: ACTIONS.instantKycAadhaarStart,
+	label: 'Start an Aadhaar check through DigiLocker',
 	path: KYC_AADHAAR_START_PATH,
 	fields: [REDIRECT_URL],
 	body: (input) => ({ digiLocker: true, redirectUrl: readRedirectUrl(input) }),

@@ -1,4 +1,3 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_EMPLOYMENT_HISTORY_PATH } from '../../../shared/constants';
 import { billed, compact, identifierCheck } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -12,8 +11,9 @@ export const option: OperationOption = {
 
 export const { description, operation } = identifierCheck({
 	operation: 'getEmploymentHistory',
-	label: ACTIONS.instantKycGetEmploymentHistory,
+	label: 'Get employment history by UAN',
 	path: KYC_EMPLOYMENT_HISTORY_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'uan',
 		label: 'UAN',

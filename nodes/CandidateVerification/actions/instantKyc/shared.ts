@@ -36,16 +36,6 @@ export function billed(what: string, outcome = true): string {
 	return [what, outcome ? OUTCOME : '', BILLED_NOTE].filter(Boolean).join(' ');
 }
 
-/** The checks of one identifier: Mapping Mode → Map Automatically reads it from its column. */
-export const MAPPED_OPERATIONS = [
-	'verifyPan',
-	'verifyBankAccount',
-	'verifyUpi',
-	'verifyGst',
-	'getEmploymentHistory',
-	'verifyDin',
-];
-
 export function showFor(operations: string[]) {
 	return { resource: [RESOURCE], operation: operations };
 }
@@ -243,6 +233,8 @@ export interface KycCall {
 	label: string;
 	/** One path constant of nodes/shared/constants.ts. */
 	path: string;
+	/** Offers Mapping Mode: Map Automatically reads the identifiers from their columns. */
+	mappingMode?: true;
 	/** The fields the item gives (not the constant ones, such as digiLocker). */
 	fields: SentField[];
 	/** The body of one item: the check's own fields only; records problems on `input`. */
@@ -267,6 +259,7 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 		label: spec.label,
 		method: 'POST',
 		path: spec.path,
+		...(spec.mappingMode && { mappingMode: spec.mappingMode }),
 		build: (input) => ({ body: spec.body(input) }),
 		output: {
 			async read(this: IExecuteFunctions, response, call) {
@@ -315,6 +308,8 @@ export interface IdentifierCheck {
 	operation: string;
 	label: string;
 	path: string;
+	/** See KycCall.mappingMode. */
+	mappingMode?: true;
 	rule: IdentifierRule;
 	placeholder: string;
 	/** The field's description. */
@@ -336,6 +331,7 @@ export function identifierCheck(spec: IdentifierCheck): {
 		operation: kycOperation({
 			label: spec.label,
 			path: spec.path,
+			mappingMode: spec.mappingMode,
 			fields: [rule],
 			body: (input) => ({ [rule.name]: readIdentifier(input, rule), ...spec.constants }),
 			messageOnlyIsNegative: spec.messageOnlyIsNegative,

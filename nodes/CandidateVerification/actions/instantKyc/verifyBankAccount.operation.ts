@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_BANK_ACCOUNT_PATH } from '../../../shared/constants';
 import {
 	billed,
@@ -65,8 +64,9 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = kycOperation({
-	label: ACTIONS.instantKycVerifyBankAccount,
+	label: 'Verify a bank account',
 	path: KYC_BANK_ACCOUNT_PATH,
+	mappingMode: true,
 	fields: [ACCOUNT_NUMBER, IFSC],
 	body: (input) => ({
 		accountNumber: readIdentifier(input, ACCOUNT_NUMBER),

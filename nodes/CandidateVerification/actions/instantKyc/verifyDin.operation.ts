@@ -1,4 +1,3 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_DIN_PATH } from '../../../shared/constants';
 import { billed, compact, identifierCheck } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -12,8 +11,9 @@ export const option: OperationOption = {
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyDin',
-	label: ACTIONS.instantKycVerifyDin,
+	label: 'Verify a director identification number (DIN)',
 	path: KYC_DIN_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'din',
 		label: 'DIN',

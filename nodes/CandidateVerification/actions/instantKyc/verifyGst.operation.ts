@@ -1,4 +1,3 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_GST_PATH } from '../../../shared/constants';
 import { billed, compactUpper, identifierCheck } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -12,8 +11,9 @@ export const option: OperationOption = {
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyGst',
-	label: ACTIONS.instantKycVerifyGst,
+	label: 'Verify a GSTIN',
 	path: KYC_GST_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'gst',
 		label: 'GSTIN',

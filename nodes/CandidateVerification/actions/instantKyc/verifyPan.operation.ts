@@ -1,4 +1,3 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_PAN_PATH } from '../../../shared/constants';
 import { billed, compactUpper, identifierCheck } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -10,8 +9,9 @@ export const option: OperationOption = {
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyPan',
-	label: ACTIONS.instantKycVerifyPan,
+	label: 'Verify a PAN',
 	path: KYC_PAN_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'pan',
 		label: 'PAN',

@@ -1,4 +1,3 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_UPI_PATH } from '../../../shared/constants';
 import { billed, identifierCheck } from './shared';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -12,8 +11,9 @@ export const option: OperationOption = {
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyUpi',
-	label: ACTIONS.instantKycVerifyUpi,
+	label: 'Verify a UPI ID',
 	path: KYC_UPI_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'upi',
 		label: 'UPI ID',

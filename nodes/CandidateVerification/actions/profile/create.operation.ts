@@ -284,9 +284,11 @@ function currentPageShape({ body }: PreparedRequest): IDataObject | undefined {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.profileCreate,
+	label: 'Add a candidate to a form',
 	method: 'POST',
 	path: CANDIDATE_PATH,
+	// Its Mapping Mode field is among its fields, after the fields Map Automatically does not read.
+	mappingMode: true,
 	build: buildCandidate,
 	output: (data, sent) => ({
 		transactionId: data.transactionId,

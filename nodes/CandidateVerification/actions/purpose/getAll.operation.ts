@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { PURPOSES_PATH } from '../../../shared/constants';
 import type { OperationOption } from '../../helpers/descriptions';
 
@@ -35,7 +34,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.purposeGetAll,
+	label: 'Get many purposes',
 	method: 'GET',
 	path: PURPOSES_PATH,
 	build: (input) => {

@@ -4,7 +4,6 @@ import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { withoutDocumentUrls } from '../../helpers/checkIdentity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { INSUFFICIENCY_PATH } from '../../../shared/constants';
 import { INSUFFICIENCY_DOCUMENT_TYPES, INSUFFICIENCY_FILE_TYPE } from '../../../shared/enums';
 import { organisationIdField, readOrganisationId } from '../transaction/shared';
@@ -219,7 +218,7 @@ function buildResolution(input: ItemInput): PreparedRequest {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.verificationResolveInsufficiency,
+	label: 'Resolve an insufficiency of a check',
 	method: 'POST',
 	path: INSUFFICIENCY_PATH,
 	build: buildResolution,

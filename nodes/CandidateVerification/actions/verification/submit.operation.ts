@@ -4,7 +4,6 @@ import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { formListName, withoutDocumentUrls } from '../../helpers/checkIdentity';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import type { NodeVersion } from '../../../shared/checks';
 import { SUBMISSION_PATH } from '../../../shared/constants';
 import { sentOn, submittableChecks, typedCheckFor } from './checks';
@@ -72,9 +71,11 @@ function buildSubmission(input: ItemInput): PreparedRequest {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.verificationSubmit,
+	label: 'Submit a check for a candidate',
 	method: 'POST',
 	path: SUBMISSION_PATH,
+	// Its Mapping Mode field is among its fields, after the fields Map Automatically does not read.
+	mappingMode: true,
 	build: buildSubmission,
 	// The service answers without data: give the next node what it needs to chain on.
 	output: (_data, sent) => ({ ...sent.echo, submitted: true }),

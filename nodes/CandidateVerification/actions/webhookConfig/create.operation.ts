@@ -1,6 +1,5 @@
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
 import type { OperationOption } from '../../helpers/descriptions';
@@ -20,7 +19,7 @@ export const description = [
 ];
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.webhookConfigCreate,
+	label: 'Create a webhook configuration',
 	method: 'POST',
 	path: WEBHOOK_CONFIG_PATH,
 	build: buildWebhookConfig,

@@ -5,7 +5,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
-import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as resolveInsufficiencyOperation } from '../../../../nodes/CandidateVerification/actions/verification/resolveInsufficiency.operation';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { outputJson, runActionNode } from '../../../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../../../harness/service-mock';
@@ -50,7 +50,7 @@ it.each([
 
 		expect(requests).toHaveLength(0);
 		const { message, description } = former.documentsBefore({
-			label: ACTIONS.verificationResolveInsufficiency,
+			label: resolveInsufficiencyOperation.label,
 			itemIndex: 0,
 			where: say.whereToCheck(['TXN-9'], 'checkStatus'),
 			stops: false,

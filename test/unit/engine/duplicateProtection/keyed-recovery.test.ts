@@ -10,6 +10,7 @@ import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/dupli
 import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as submitOperation } from '../../../../nodes/CandidateVerification/actions/verification/submit.operation';
 import { TEST_CREDENTIALS } from '../../../harness/credentials-helper';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { outputJson, runActionNode, type RunOptions } from '../../../harness/run-node';
@@ -320,7 +321,7 @@ describe('Submit, a check found under a key recorded before 0.5.0', () => {
 		expect(requests).toHaveLength(0);
 		const texts = items.map(({ transactionId, employeeId }, itemIndex) =>
 			former.keyedBefore({
-				label: ACTIONS.verificationSubmit,
+				label: submitOperation.label,
 				itemIndex,
 				key: String(employeeId),
 				field: 'transactionId',

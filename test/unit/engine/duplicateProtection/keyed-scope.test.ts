@@ -7,6 +7,7 @@ import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/dupli
 import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as profileCreateOperation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { outputJson, runActionNode, type RunOptions } from '../../../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../../../harness/service-mock';
@@ -185,7 +186,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 			expect(requests).toHaveLength(0);
 			const texts = keyed.items.map(({ name, employeeId }, itemIndex) =>
 				former.keyedBefore({
-					label: ACTIONS.profileCreate,
+					label: profileCreateOperation.label,
 					itemIndex,
 					key: String(employeeId),
 					field: 'transactionId',
