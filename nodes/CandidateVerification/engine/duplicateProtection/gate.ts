@@ -7,7 +7,8 @@ import { DUPLICATE_MODES, type DuplicateMode } from './fields';
 import { GateTexts } from './gateTexts';
 import * as say from './messages';
 import type { RowState } from './record';
-import { type ReadForRecording, recordRowsAsSent } from './recordAsSent';
+import type { ReadForRecording } from './migration';
+import { recordRowsAsSent } from './recordAsSent';
 import { RowIdentities } from './rowIdentities';
 import type { GateSetup } from './setup';
 
@@ -19,12 +20,6 @@ export const MAX_CLAIM_RESERVE = 25;
 
 const SEND: GateDecision = { kind: 'send' };
 const SKIP: GateDecision = { kind: 'skip' };
-
-/** An item with the identity of an earlier item of the input: the same row twice. */
-export interface Repeat {
-	itemIndex: number;
-	error: NodeOperationError;
-}
 
 interface Claimed {
 	states: Map<string, RowState>;
@@ -106,15 +101,10 @@ export class ProtectionGate implements SendGate {
 	}
 
 	/**
-	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
-	 * one is a repeat, with its error (Stop: the first one, nothing is sent; Continue: each on the
-	 * error output). `settledBefore`: items an earlier try of n8n's Retry On Fail settled, never
-	 * sent again, whose repeats are still named.
+	 * Plans the run (RowIdentities.firstOfEachRow): a repeat comes with its error (Stop: the first
+	 * one, nothing is sent; Continue: each on the error output).
 	 */
-	firstOfEachRow(
-		indexes: number[],
-		settledBefore: ReadonlySet<number> = new Set(),
-	): { rows: number[]; repeats: Repeat[] } {
+	firstOfEachRow(indexes: number[], settledBefore: ReadonlySet<number> = new Set()) {
 		const { continueOnFail } = this.ledger;
 		const plan = this.rows.firstOfEachRow(indexes, settledBefore, !continueOnFail);
 		this.unclaimed.push(...plan.rows);
