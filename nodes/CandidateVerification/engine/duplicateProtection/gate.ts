@@ -33,9 +33,7 @@ interface Claimed {
  * the run only through states the sender reads (halted, heldUnderStop). Rows are claimed as the
  * requests in flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
  * answered at any time), a row another execution has sent without an answer yet is waited for, and
- * a row that stands twice in one input is named (an error), never merged silently. Its parts: the
- * rows' identities (rowIdentities.ts), the claims' pace (claimPace.ts), doubt resolution
- * (doubts.ts), the texts (gateTexts.ts) and Record Rows as Sent (recordAsSent.ts).
+ * a row that stands twice in one input is named (an error), never merged silently.
  */
 export class ProtectionGate implements SendGate {
 	readonly mode: DuplicateMode;
@@ -95,7 +93,6 @@ export class ProtectionGate implements SendGate {
 	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
 	private unrecorded: Array<{ itemIndex: number; id?: string }> = [];
 
-	/** Record Rows as Sent, nothing sent (recordAsSent.ts); `read`: the run's reads. */
 	async recordAsSent(valid: number[], read: ReadForRecording): ReturnType<typeof recordRowsAsSent> {
 		return await recordRowsAsSent(this.texts, valid, read);
 	}
@@ -171,7 +168,6 @@ export class ProtectionGate implements SendGate {
 		if (this.worthAClaim()) this.startClaim(this.setup.claimLimit - this.outstanding);
 	}
 
-	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
 	private worthAClaim(): boolean {
 		const left = this.unclaimed.length;
 		const free = this.setup.claimLimit - this.outstanding;
@@ -271,7 +267,6 @@ export class ProtectionGate implements SendGate {
 		});
 	}
 
-	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
 	lostAnswerAdvice(itemIndex: number): string {
 		return this.texts.lostAnswerAdvice(itemIndex);
 	}

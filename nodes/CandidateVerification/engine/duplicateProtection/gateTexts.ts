@@ -90,36 +90,31 @@ export class GateTexts {
 		const identity = this.rows.ofItem.get(itemIndex)!;
 		const former = record.migration.foundUnderWider(identity);
 		const { duplicateKey } = this.setup.itemKeys[itemIndex];
+		const { label } = operation;
+		const where = this.whereToCheck([itemIndex]);
 		const stops = !this.ledger.continueOnFail;
-		if (former && duplicateKey === undefined) {
-			const where = this.whereToCheck([itemIndex]);
-			return this.error(
-				migration.documentsBefore({ label: operation.label, itemIndex, where, stops }),
-				itemIndex,
-			);
-		}
-		if (former) {
-			const text = migration.keyedBefore({
-				label: operation.label,
-				itemIndex,
-				key: duplicateKey!,
-				field: operation.acceptedIdField!,
-				keptId: former.id,
-				where: this.whereToCheck([itemIndex]),
-				stops,
-				how: this.keyedResolution(itemIndex),
-			});
-			return this.error(text, itemIndex);
-		}
 		const waited = this.doubts.waitedFor.has(identity);
-		const text = say.heldInDoubt({
-			label: operation.label,
-			itemIndex,
-			waitedSeconds: waited ? waitMs / 1000 : undefined,
-			whereToCheck: this.whereToCheck([itemIndex]),
-			whenSafe: this.whenSafeToSendAgain,
-			stops,
-		});
+		const text = !former
+			? say.heldInDoubt({
+					label,
+					itemIndex,
+					waitedSeconds: waited ? waitMs / 1000 : undefined,
+					whereToCheck: where,
+					whenSafe: this.whenSafeToSendAgain,
+					stops,
+				})
+			: duplicateKey === undefined
+				? migration.documentsBefore({ label, itemIndex, where, stops })
+				: migration.keyedBefore({
+						label,
+						itemIndex,
+						key: duplicateKey,
+						field: operation.acceptedIdField!,
+						keptId: former.id,
+						where,
+						stops,
+						how: this.keyedResolution(itemIndex),
+					});
 		return this.error(text, itemIndex);
 	}
 

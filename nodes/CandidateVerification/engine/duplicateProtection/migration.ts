@@ -39,7 +39,6 @@ import { CONTINUE_FOR_OTHER_ROWS, SWITCH_BACK, type ErrorText } from './messages
 /** What a row's identities are computed from: the account and operation that sent it, and the row. */
 export interface RowFacts {
 	environment: unknown;
-	/** The n8n credential's ID. */
 	credentialId: string | null;
 	/** The service's base URL (the credential's host). */
 	baseUrl: string;
@@ -86,7 +85,6 @@ export interface FormerIdentity {
 	mayHoldRows(typeVersion: number): boolean;
 	/** A row's value under it (a hash, as `rowIdentity` makes), or undefined where the row has none. */
 	identityOf(row: RowFacts): string | undefined;
-	/** When its lookups end. */
 	ends: PhaseMarks;
 }
 
@@ -151,9 +149,6 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 /** Values n8n's store keeps per row looked up under a former identity: its SENT and LOOKED_UP. */
 const VALUES_PER_LOOKUP = 2;
 
-/** A section of the workflow-wide static data; `toWrite`: made where it is missing. */
-export type StaticSection = (key: string, toWrite?: boolean) => IDataObject | undefined;
-
 /**
  * The former identities of one run: which are looked up (phase 1), which may still have values in
  * the record (phases 1 and 2), each row's former values, and the phases learned from the marks.
@@ -169,7 +164,8 @@ export class FormerLookups {
 	private readonly widerOf = new Map<string, string[]>();
 
 	constructor(
-		private readonly section: StaticSection,
+		/** A section of the workflow-wide static data (KeptIds.globalSection). */
+		private readonly section: KeptIds['globalSection'],
 		private readonly nodeId: string,
 		typeVersion: number,
 		private readonly identities: readonly FormerIdentity[] = FORMER_IDENTITIES,

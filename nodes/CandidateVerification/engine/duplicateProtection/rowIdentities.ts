@@ -8,10 +8,7 @@ export class RowIdentities {
 	readonly ofItem = new Map<number, string>();
 
 	constructor(
-		private readonly setup: Pick<
-			GateSetup,
-			'operation' | 'record' | 'identityBase' | 'account' | 'itemKeys'
-		>,
+		private readonly setup: GateSetup,
 		private readonly checked: CheckedItem[],
 	) {}
 
