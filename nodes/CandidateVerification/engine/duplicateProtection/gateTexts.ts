@@ -129,6 +129,24 @@ export class GateTexts {
 		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
 	}
 
+	/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
+	formerRowNotRecorded(itemIndex: number, id: string, answer: migration.FormerRowAnswer) {
+		const { operation, itemKeys } = this.setup;
+		const { what, ownValue, readLabel } = operation.duplicateProtection!.confirmFormerRow!;
+		const text = migration.formerRowNotRecorded({
+			itemIndex,
+			key: itemKeys[itemIndex].duplicateKey ?? '',
+			field: operation.acceptedIdField!,
+			id,
+			what,
+			own: ownValue(this.ledger.checked[itemIndex].prepared!),
+			readLabel,
+			answer,
+			stops: !this.ledger.continueOnFail,
+		});
+		return this.error(text, itemIndex);
+	}
+
 	lostAnswerAdvice(itemIndex: number): string {
 		return say.lostAnswerAdvice(this.whereToCheck([itemIndex]), this.whenSafeToSendAgain);
 	}

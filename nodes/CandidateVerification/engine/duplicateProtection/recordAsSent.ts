@@ -55,7 +55,7 @@ export async function recordRowsAsSent(
 					const answer = await migration.readFormerRow(confirmFormerRow, prepared!, id, read);
 					if (answer === undefined) confirmed.add(identity);
 					for (const itemIndex of answer ? items : []) {
-						failures.set(itemIndex, notRecordedError(texts, itemIndex, id, answer!));
+						failures.set(itemIndex, texts.formerRowNotRecorded(itemIndex, id, answer!));
 					}
 				}
 			};
@@ -81,29 +81,4 @@ export async function recordRowsAsSent(
 		);
 	});
 	return { outputs, failures };
-}
-
-/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
-function notRecordedError(
-	texts: GateTexts,
-	itemIndex: number,
-	id: string,
-	answer: migration.FormerRowAnswer,
-): NodeOperationError {
-	const { setup, ledger } = texts;
-	const { what, ownValue, readLabel } = setup.operation.duplicateProtection!.confirmFormerRow!;
-	const { prepared } = ledger.checked[itemIndex];
-	const { duplicateKey } = setup.itemKeys[itemIndex];
-	const text = migration.formerRowNotRecorded({
-		itemIndex,
-		key: duplicateKey ?? '',
-		field: setup.operation.acceptedIdField!,
-		id,
-		what,
-		own: ownValue(prepared!),
-		readLabel,
-		answer,
-		stops: !ledger.continueOnFail,
-	});
-	return texts.error(text, itemIndex);
 }
