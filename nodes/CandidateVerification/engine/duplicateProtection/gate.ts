@@ -7,7 +7,8 @@ import { DUPLICATE_MODES, type DuplicateMode } from './fields';
 import { GateTexts } from './gateTexts';
 import * as say from './messages';
 import type { RowState } from './record';
-import { type ReadForRecording, recordRowsAsSent } from './recordAsSent';
+import type { ReadForRecording } from './migration';
+import { recordRowsAsSent } from './recordAsSent';
 import { RowIdentities } from './rowIdentities';
 import type { GateSetup } from './setup';
 
@@ -19,12 +20,6 @@ export const MAX_CLAIM_RESERVE = 25;
 
 const SEND: GateDecision = { kind: 'send' };
 const SKIP: GateDecision = { kind: 'skip' };
-
-/** An item with the identity of an earlier item of the input: the same row twice. */
-export interface Repeat {
-	itemIndex: number;
-	error: NodeOperationError;
-}
 
 interface Claimed {
 	states: Map<string, RowState>;
@@ -38,9 +33,7 @@ interface Claimed {
  * the run only through states the sender reads (halted, heldUnderStop). Rows are claimed as the
  * requests in flight free their slots (at most Max Concurrent Requests plus a small reserve claimed and not
  * answered at any time), a row another execution has sent without an answer yet is waited for, and
- * a row that stands twice in one input is named (an error), never merged silently. Its parts: the
- * rows' identities (rowIdentities.ts), the claims' pace (claimPace.ts), doubt resolution
- * (doubts.ts), the texts (gateTexts.ts) and Record Rows as Sent (recordAsSent.ts).
+ * a row that stands twice in one input is named (an error), never merged silently.
  */
 export class ProtectionGate implements SendGate {
 	readonly mode: DuplicateMode;
@@ -100,21 +93,15 @@ export class ProtectionGate implements SendGate {
 	/** Rows accepted by the service whose record failed: named in the error with their IDs. */
 	unrecorded: ReadonlyArray<{ itemIndex: number; id?: string }> = [];
 
-	/** Record Rows as Sent, nothing sent (recordAsSent.ts); `read`: the run's reads. */
 	async recordAsSent(valid: number[], read: ReadForRecording): ReturnType<typeof recordRowsAsSent> {
 		return await recordRowsAsSent(this.texts, valid, read);
 	}
 
 	/**
-	 * Plans the run: each row's first item is sent. An item with the same identity as an earlier
-	 * one is a repeat, with its error (Stop: the first one, nothing is sent; Continue: each on the
-	 * error output). `settledBefore`: items an earlier try of n8n's Retry On Fail settled, never
-	 * sent again, whose repeats are still named.
+	 * Plans the run (RowIdentities.firstOfEachRow): a repeat comes with its error (Stop: the first
+	 * one, nothing is sent; Continue: each on the error output).
 	 */
-	firstOfEachRow(
-		indexes: number[],
-		settledBefore: ReadonlySet<number> = new Set(),
-	): { rows: number[]; repeats: Repeat[] } {
+	firstOfEachRow(indexes: number[], settledBefore: ReadonlySet<number> = new Set()) {
 		const { continueOnFail } = this.ledger;
 		const plan = this.rows.firstOfEachRow(indexes, settledBefore, !continueOnFail);
 		this.unclaimed.push(...plan.rows);
@@ -181,7 +168,6 @@ export class ProtectionGate implements SendGate {
 		if (this.worthAClaim()) this.startClaim(this.setup.claimLimit - this.outstanding);
 	}
 
-	/** Enough slots are free for a claim (ClaimPace: every claim reads and writes the whole record). */
 	private worthAClaim(): boolean {
 		const left = this.unclaimed.length;
 		const free = this.setup.claimLimit - this.outstanding;
@@ -281,7 +267,6 @@ export class ProtectionGate implements SendGate {
 		});
 	}
 
-	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
 	lostAnswerAdvice(itemIndex: number): string {
 		return this.texts.lostAnswerAdvice(itemIndex);
 	}

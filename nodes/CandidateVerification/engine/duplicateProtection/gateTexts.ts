@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RunLedger } from '../runLedger';
 import type { DoubtResolution } from './doubts';
 import { lockFailureOf } from './lock';
-import * as sayFormer from './formerMessages';
+import * as migration from './migration';
 import * as say from './messages';
 import { LostWrite } from './record';
 import type { RowIdentities } from './rowIdentities';
@@ -29,26 +29,17 @@ export class GateTexts {
 		});
 	}
 
-	/**
-	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
-	 * IDs), and what was not sent.
-	 */
+	/** The error of a run the store failed in (ProtectionGate.storeError). */
 	storeError(
 		cause: Error,
-		facts: { sentAny: boolean; unrecorded: readonly say.UnrecordedRow[]; notSent: number[] },
+		facts: Omit<Parameters<typeof say.storeStopped>[0], 'cause'>,
 	): NodeOperationError {
 		const { sentAny, unrecorded, notSent } = facts;
 		if (cause instanceof LostWrite) return this.lostWriteError(cause, notSent);
 		if (lockFailureOf(cause) && !sentAny && unrecorded.length === 0) {
 			return cause as NodeOperationError;
 		}
-		const text = say.storeStopped({
-			cause: `${(cause as Error)?.message ?? String(cause)}`,
-			sentAny,
-			unrecorded,
-			notSent,
-		});
-		return this.error(text);
+		return this.error(say.storeStopped({ cause: cause?.message ?? String(cause), ...facts }));
 	}
 
 	/** The tripwire: this run's claim was overwritten by another execution's write. */
@@ -99,41 +90,36 @@ export class GateTexts {
 		const identity = this.rows.ofItem.get(itemIndex)!;
 		const former = record.migration.foundUnderWider(identity);
 		const { duplicateKey } = this.setup.itemKeys[itemIndex];
+		const { label } = operation;
+		const where = this.whereToCheck([itemIndex]);
 		const stops = !this.ledger.continueOnFail;
-		if (former && duplicateKey === undefined) {
-			const where = this.whereToCheck([itemIndex]);
-			return this.error(
-				sayFormer.documentsBefore({ label: operation.label, itemIndex, where, stops }),
-				itemIndex,
-			);
-		}
-		if (former) {
-			const text = sayFormer.keyedBefore({
-				label: operation.label,
-				itemIndex,
-				key: duplicateKey!,
-				field: operation.acceptedIdField!,
-				keptId: former.id,
-				where: this.whereToCheck([itemIndex]),
-				stops,
-				how: this.keyedResolution(itemIndex),
-			});
-			return this.error(text, itemIndex);
-		}
 		const waited = this.doubts.waitedFor.has(identity);
-		const text = say.heldInDoubt({
-			label: operation.label,
-			itemIndex,
-			waitedSeconds: waited ? waitMs / 1000 : undefined,
-			whereToCheck: this.whereToCheck([itemIndex]),
-			whenSafe: this.whenSafeToSendAgain,
-			stops,
-		});
+		const text = !former
+			? say.heldInDoubt({
+					label,
+					itemIndex,
+					waitedSeconds: waited ? waitMs / 1000 : undefined,
+					whereToCheck: where,
+					whenSafe: this.whenSafeToSendAgain,
+					stops,
+				})
+			: duplicateKey === undefined
+				? migration.documentsBefore({ label, itemIndex, where, stops })
+				: migration.keyedBefore({
+						label,
+						itemIndex,
+						key: duplicateKey,
+						field: operation.acceptedIdField!,
+						keptId: former.id,
+						where,
+						stops,
+						how: this.keyedResolution(itemIndex),
+					});
 		return this.error(text, itemIndex);
 	}
 
 	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
-	private keyedResolution(itemIndex: number): sayFormer.KeyedResolution {
+	private keyedResolution(itemIndex: number): migration.KeyedResolution {
 		const { confirmFormerRow, checkOf } = this.setup.operation.duplicateProtection ?? {};
 		if (confirmFormerRow) {
 			const { what, readLabel } = confirmFormerRow;
@@ -143,7 +129,24 @@ export class GateTexts {
 		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
 	}
 
-	/** The advice on an item whose answer this run lost: the protection holds it in doubt. */
+	/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
+	formerRowNotRecorded(itemIndex: number, id: string, answer: migration.FormerRowAnswer) {
+		const { operation, itemKeys } = this.setup;
+		const { what, ownValue, readLabel } = operation.duplicateProtection!.confirmFormerRow!;
+		const text = migration.formerRowNotRecorded({
+			itemIndex,
+			key: itemKeys[itemIndex].duplicateKey ?? '',
+			field: operation.acceptedIdField!,
+			id,
+			what,
+			own: ownValue(this.ledger.checked[itemIndex].prepared!),
+			readLabel,
+			answer,
+			stops: !this.ledger.continueOnFail,
+		});
+		return this.error(text, itemIndex);
+	}
+
 	lostAnswerAdvice(itemIndex: number): string {
 		return say.lostAnswerAdvice(this.whereToCheck([itemIndex]), this.whenSafeToSendAgain);
 	}

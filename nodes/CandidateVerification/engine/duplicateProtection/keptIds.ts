@@ -28,7 +28,6 @@ export class KeptIds {
 		private readonly processKey: string,
 	) {}
 
-	/** What this process kept of a row: [sent at, ID]. */
 	inProcess(identity: string): string[] | undefined {
 		return idsInProcess.get(this.processKey + identity);
 	}
@@ -43,7 +42,6 @@ export class KeptIds {
 		this.keptIds(true)![identity] = saved as IDataObject[string];
 	}
 
-	/** Keeps when and with which ID rows were accepted: in this process and the static data. */
 	keep(rows: AcceptedRow[]): void {
 		if (rows.length === 0) return;
 		const sentAt = new Date().toISOString();
@@ -81,7 +79,7 @@ export class KeptIds {
 		return perNode?.[nodeId] as IDataObject | undefined;
 	}
 
-	/** The workflow's static data, or undefined where the run has none. */
+	/** Undefined where the run has none. */
 	staticData(type: 'global' | 'node'): Record<string, IDataObject> | undefined {
 		try {
 			return this.context.getWorkflowStaticData(type) as Record<string, IDataObject>;

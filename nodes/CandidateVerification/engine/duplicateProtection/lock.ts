@@ -46,8 +46,6 @@ export function isUniqueViolation(caught: unknown): boolean {
 	);
 }
 
-export type { LockFailure };
-
 /** The lock errors this module made (a waiter's timeout, another node's history in the way). */
 const lockErrors = new WeakMap<object, LockFailure>();
 

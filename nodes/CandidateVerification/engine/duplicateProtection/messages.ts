@@ -84,12 +84,6 @@ export function storeCallFailed(what: 'clear' | 'record', cause: string): ErrorT
 	};
 }
 
-/** A row the service accepted whose record failed, with the ID the service gave it. */
-export interface UnrecordedRow {
-	itemIndex: number;
-	id?: string;
-}
-
 /** The message of a run the store failed in (`storeStopped`). */
 export const STORE_STOPPED =
 	'Duplicate protection could not use n8n’s record of rows sent before: the run stopped';
@@ -101,7 +95,8 @@ export const STORE_STOPPED =
 export function storeStopped(facts: {
 	cause: string;
 	sentAny: boolean;
-	unrecorded: readonly UnrecordedRow[];
+	/** Rows the service accepted whose record failed, with the ID the service gave each. */
+	unrecorded: ReadonlyArray<{ itemIndex: number; id?: string }>;
 	notSent: number[];
 }): ErrorText {
 	const { cause, sentAny, unrecorded, notSent } = facts;

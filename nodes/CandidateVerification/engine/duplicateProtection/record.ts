@@ -59,10 +59,9 @@ export class SentRecord {
 
 	readonly lock: WorkflowLock;
 
-	/** When rows were accepted and with which ID (keptIds.ts). */
 	private readonly kept: KeptIds;
 
-	/** The migration from 0.2–0.4's identities (migration.ts): rows are looked up under them too. */
+	/** Rows are looked up under their identities of 0.2–0.4 too. */
 	readonly migration: Migration;
 
 	/**

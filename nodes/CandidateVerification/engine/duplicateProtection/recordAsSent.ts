@@ -1,15 +1,9 @@
 import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceRead } from '../operation';
-import type { ServiceEnvelope } from '../../../shared/transport/errors';
 import type { GateTexts } from './gateTexts';
 import { storeCall } from './lock';
-import * as sayFormer from './formerMessages';
-import { readFormerRow } from './migration';
+import * as migration from './migration';
 import * as say from './messages';
-
-/** The run's reads of the service (Record Rows as Sent asks it about rows keyed before 0.5.0). */
-export type ReadForRecording = (label: string, request: ServiceRead) => Promise<ServiceEnvelope>;
 
 /**
  * Record Rows as Sent, nothing sent: a row in doubt or never sent is recorded as accepted with
@@ -21,7 +15,7 @@ export type ReadForRecording = (label: string, request: ServiceRead) => Promise<
 export async function recordRowsAsSent(
 	texts: GateTexts,
 	valid: number[],
-	read: ReadForRecording,
+	read: migration.ReadForRecording,
 ): Promise<{
 	outputs: Map<number, INodeExecutionData[]>;
 	failures: Map<number, NodeOperationError>;
@@ -58,10 +52,10 @@ export async function recordRowsAsSent(
 					const items = itemsOf(identity);
 					const { id } = rows[valid.indexOf(items[0])];
 					const { prepared } = ledger.checked[items[0]];
-					const answer = await readFormerRow(confirmFormerRow, prepared!, id, read);
+					const answer = await migration.readFormerRow(confirmFormerRow, prepared!, id, read);
 					if (answer === undefined) confirmed.add(identity);
 					for (const itemIndex of answer ? items : []) {
-						failures.set(itemIndex, notRecordedError(texts, itemIndex, id, answer!));
+						failures.set(itemIndex, texts.formerRowNotRecorded(itemIndex, id, answer!));
 					}
 				}
 			};
@@ -87,29 +81,4 @@ export async function recordRowsAsSent(
 		);
 	});
 	return { outputs, failures };
-}
-
-/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
-function notRecordedError(
-	texts: GateTexts,
-	itemIndex: number,
-	id: string,
-	answer: sayFormer.FormerRowAnswer,
-): NodeOperationError {
-	const { setup, ledger } = texts;
-	const { what, ownValue, readLabel } = setup.operation.duplicateProtection!.confirmFormerRow!;
-	const { prepared } = ledger.checked[itemIndex];
-	const { duplicateKey } = setup.itemKeys[itemIndex];
-	const text = sayFormer.formerRowNotRecorded({
-		itemIndex,
-		key: duplicateKey ?? '',
-		field: setup.operation.acceptedIdField!,
-		id,
-		what,
-		own: ownValue(prepared!),
-		readLabel,
-		answer,
-		stops: !ledger.continueOnFail,
-	});
-	return texts.error(text, itemIndex);
 }

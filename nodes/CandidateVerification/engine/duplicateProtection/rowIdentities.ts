@@ -2,23 +2,13 @@ import type { CheckedItem } from '../checkItems';
 import { rowIdentity } from './identity';
 import type { GateSetup } from './setup';
 
-/** An item with the identity of an earlier item of the input: the same row twice. */
-export interface RepeatedItem {
-	itemIndex: number;
-	/** The earlier item of the same row. */
-	first: number;
-}
-
 /** The rows' identities of one run: each item's row, and which item of a row is sent. */
 export class RowIdentities {
 	/** The identity of each item this run sends or records (the first of its row). */
 	readonly ofItem = new Map<number, string>();
 
 	constructor(
-		private readonly setup: Pick<
-			GateSetup,
-			'operation' | 'record' | 'identityBase' | 'account' | 'itemKeys'
-		>,
+		private readonly setup: GateSetup,
 		private readonly checked: CheckedItem[],
 	) {}
 
@@ -41,17 +31,13 @@ export class RowIdentities {
 	}
 
 	/**
-	 * Each row's first item is sent; an item with the same identity as an earlier one is a repeat
-	 * (`stopAtRepeat`: the first one ends the plan). `settledBefore`: items an earlier try of n8n's
+	 * Each row's first item is sent; an item with the same identity as an earlier one (`first`) is
+	 * a repeat, the same row twice (`stopAtRepeat`: the first one ends the plan). `settledBefore`: items an earlier try of n8n's
 	 * Retry On Fail settled, never sent again, whose repeats are still named.
 	 */
-	firstOfEachRow(
-		indexes: number[],
-		settledBefore: ReadonlySet<number>,
-		stopAtRepeat: boolean,
-	): { rows: number[]; repeats: RepeatedItem[] } {
+	firstOfEachRow(indexes: number[], settledBefore: ReadonlySet<number>, stopAtRepeat: boolean) {
 		const rows: number[] = [];
-		const repeats: RepeatedItem[] = [];
+		const repeats: Array<{ itemIndex: number; first: number }> = [];
 		const firstItemOf = new Map<string, number>();
 		for (const itemIndex of indexes) {
 			const settled = settledBefore.has(itemIndex);

@@ -24,14 +24,9 @@ export interface GateSetup {
 	waitMs: number;
 	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
 	claimLimit: number;
-	/** Each item's keys, read by the all-items check (DuplicateProtection.readItem). */
-	itemKeys: ItemKeys[];
-}
-
-/** What the protection reads of an item with its other fields. */
-export interface ItemKeys {
-	/** Duplicate Key, when the node's duplicate protection uses one. */
-	duplicateKey?: string;
-	/** Duplicate Protection → Record Rows as Sent: the ID the user found at the service. */
-	idFound?: string;
+	/**
+	 * Each item's Duplicate Key and, Record Rows as Sent, the ID the user found at the service: read
+	 * by the all-items check (DuplicateProtection.readItem).
+	 */
+	itemKeys: Array<{ duplicateKey?: string; idFound?: string }>;
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { operation as resolveInsufficiencyOperation } from '../../../../nodes/CandidateVerification/actions/verification/resolveInsufficiency.operation';
 import { DeduplicationStore } from '../../../harness/deduplication-store';

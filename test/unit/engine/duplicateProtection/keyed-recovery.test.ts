@@ -7,7 +7,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { CandidateVerification } from '../../../../nodes/CandidateVerification/CandidateVerification.node';
 import { DOB_REQUIRED } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/duplicateProtection/fields';
-import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
 import { operation as submitOperation } from '../../../../nodes/CandidateVerification/actions/verification/submit.operation';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/duplicateProtection/fields';
-import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/formerMessages';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
 import { operation as profileCreateOperation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
