@@ -200,7 +200,8 @@ export class WorkflowLock {
 					after = await this.triedAgain(COUNTING, async () => await this.count());
 				} catch (caught) {
 					await this.giveBack(mark);
-					throw caught;
+					// triedAgain's last failure is already the store's NodeOperationError (storeFailure).
+					throw caught as NodeOperationError;
 				}
 				if (after < before + 2) return;
 				await this.giveBack(mark);
