@@ -49,7 +49,7 @@ export class CandidateVerification implements INodeType {
 			dark: 'file:../../icons/candidateVerification.dark.svg',
 		},
 		group: ['transform'],
-		// Version 2 (issue 34): every check the provider documents, typed, in Verification → Submit;
+		// Version 2: every check the provider documents, typed, in Verification → Submit;
 		// version 1 keeps the meanings saved workflows were built with (docs/operations.md).
 		version: [1, 2],
 		defaultVersion: 2,

@@ -18,6 +18,20 @@ interface OptionText {
 	what?: string;
 }
 
+/** An instant check's call of its own, in the Instant KYC resource. */
+interface InstantCall {
+	/** The Instant KYC operation (its value) that calls it. */
+	call: string;
+	/** How the instant-check notice (Verification → Submit) names the call, e.g. 'DIN'. */
+	named: string;
+	/**
+	 * Its place in that notice's list, which keeps the order of the provider's API reference (the order
+	 * of the paths in constants.ts); a call without one comes after those with one, in this catalogue's
+	 * order.
+	 */
+	place?: number;
+}
+
 export interface Check {
 	/** The service's name: the form list's and the upload category's. */
 	name: string;
@@ -39,8 +53,8 @@ export interface Check {
 	 * it has no other name): the police certificate under the form list's police check name.
 	 */
 	statusAlsoAsks?: string;
-	/** Whether it is an instant check, and which Instant KYC operation calls it (none: no call yet). */
-	instant?: { call?: string };
+	/** Whether it is an instant check, and its Instant KYC call if it has one (`{}`: no call yet). */
+	instant?: { call?: undefined } | InstantCall;
 	/** Whether File → Upload takes it as a file category. */
 	uploadCategory?: boolean;
 	/** Example `data` for Data (JSON)'s placeholder; presumed where the public pages give none. */
@@ -103,7 +117,7 @@ export const CHECKS: readonly Check[] = [
 		label: 'PAN',
 		what: 'Permanent account number',
 		onForm: true,
-		instant: { call: 'verifyPan' },
+		instant: { call: 'verifyPan', named: 'PAN', place: 1 },
 		example: { pan: 'ABCDE1234F' },
 	},
 	{
@@ -111,14 +125,14 @@ export const CHECKS: readonly Check[] = [
 		label: 'GST',
 		what: 'GST registration',
 		onForm: true,
-		instant: { call: 'verifyGst' },
+		instant: { call: 'verifyGst', named: 'GST', place: 4 },
 		example: { gst: '29ABCDE1234F1Z5' },
 	},
 	{
 		name: 'bank-account',
 		label: 'Bank Account',
 		onForm: true,
-		instant: { call: 'verifyBankAccount' },
+		instant: { call: 'verifyBankAccount', named: 'bank account', place: 2 },
 		example: { accountNumber: '000123456789', ifsc: 'HDFC0000123', pennyLess: true },
 	},
 	{
@@ -126,7 +140,7 @@ export const CHECKS: readonly Check[] = [
 		label: 'UPI',
 		what: 'UPI ID',
 		onForm: true,
-		instant: { call: 'verifyUpi' },
+		instant: { call: 'verifyUpi', named: 'UPI', place: 3 },
 		example: { upi: 'asha@okbank' },
 	},
 	{
@@ -134,7 +148,7 @@ export const CHECKS: readonly Check[] = [
 		label: 'DIN',
 		what: 'Director identification number',
 		onForm: true,
-		instant: { call: 'verifyDin' },
+		instant: { call: 'verifyDin', named: 'DIN', place: 6 },
 		example: { din: '01234567' },
 	},
 	{
@@ -142,14 +156,14 @@ export const CHECKS: readonly Check[] = [
 		label: 'Employment (Instant)',
 		what: 'Instant employment check',
 		onForm: true,
-		instant: { call: 'getEmploymentHistory' },
+		instant: { call: 'getEmploymentHistory', named: 'employment history (UAN)', place: 5 },
 		example: { uan: '100123456789' },
 	},
 	{
 		name: 'aadhaar',
 		label: 'Aadhaar',
 		onForm: true,
-		instant: { call: 'aadhaarStart' },
+		instant: { call: 'aadhaarStart', named: 'Aadhaar (DigiLocker)', place: 7 },
 		example: { aadhaarNumber: '1234 5678 9012', ...exampleDocument('aadhaar') },
 	},
 	{
@@ -403,6 +417,25 @@ export const CHECK_STATUS_OTHER_NAME_V2: Readonly<Record<string, string>> = {
 export const INSTANT_CHECKS: readonly string[] = FORM_CHECKS.filter(({ instant }) => instant).map(
 	({ name }) => name,
 );
+
+/** A call's place in the instant-check notice; one without a place comes last (the sort is stable). */
+function placeOf({ place }: InstantCall): number {
+	return place ?? Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * How the instant-check notice names the Instant KYC calls of the checks given, in its order: by their
+ * place, then those without one in the checks' order.
+ */
+export function instantCallNames(checks: readonly Check[]): string[] {
+	return checks
+		.flatMap(({ instant }) => (instant?.call ? [instant] : []))
+		.sort((one, other) => placeOf(one) - placeOf(other))
+		.map(({ named }) => named);
+}
+
+/** How the instant-check notice names the catalogue's Instant KYC calls, in its order. */
+export const INSTANT_CALL_NAMES: readonly string[] = instantCallNames(CHECKS);
 
 /**
  * Version 2's Check list of Verification → Submit and Transaction → Get Check Status: each value is

@@ -5,10 +5,13 @@ import {
 	TYPED_CHECKS,
 	typedCheckFor,
 } from '../../nodes/CandidateVerification/actions/verification/checks';
+import { verificationSubmitFields } from '../../nodes/CandidateVerification/actions/verification/fields';
 import {
 	CHECKS,
 	FILE_CATEGORIES,
 	FORM_VERIFICATION_NAMES,
+	INSTANT_CALL_NAMES,
+	instantCallNames,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
 } from '../../nodes/shared/checks';
@@ -51,6 +54,22 @@ describe('The check catalogue (nodes/shared/checks.ts) against the service (the 
 		const calls = CHECKS.flatMap(({ instant }) => (instant?.call ? [instant.call] : []));
 		expect(calls.length).toBeGreaterThan(0);
 		for (const call of calls) expect(Object.keys(instantKyc.operations)).toContain(call);
+	});
+
+	it('the instant-check notice names each check’s Instant KYC call, so a new call is named with no edit of its text', () => {
+		const notice = verificationSubmitFields.find(({ name }) => name === 'instantCheckNotice');
+		const named = CHECKS.flatMap(({ instant }) => (instant?.call ? [instant.named] : []));
+		expect(sorted(INSTANT_CALL_NAMES)).toEqual(sorted(named));
+		const calls = `${INSTANT_CALL_NAMES.slice(0, -1).join(', ')} and ${INSTANT_CALL_NAMES.at(-1)}`;
+		expect(notice?.displayName.startsWith(`${calls} have instant calls of their own: `)).toBe(true);
+		// A new call, without a place, comes last.
+		const voterId = { name: 'voter-id', label: 'Voter ID', onForm: true };
+		expect(
+			instantCallNames([
+				...CHECKS,
+				{ ...voterId, instant: { call: 'verifyVoterId', named: 'voter ID' } },
+			]),
+		).toEqual([...INSTANT_CALL_NAMES, 'voter ID']);
 	});
 
 	it('each typed check builds names of the catalogue, and some check reaches it from its version on', () => {

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CHECK_OPTIONS_V2, FORM_VERIFICATION_NAMES, INSTANT_CHECKS } from '../../../shared/checks';
+import {
+	CHECK_OPTIONS_V2,
+	FORM_VERIFICATION_NAMES,
+	INSTANT_CALL_NAMES,
+	INSTANT_CHECKS,
+} from '../../../shared/checks';
 import { mappedField, mappingModeProperties } from '../../engine/mapping';
 import { fromVersion } from '../../helpers/versions';
 import { typedCheckFields, typedCheckFor } from './checks';
@@ -18,6 +23,12 @@ const JSON_CHECK_VERSIONS: Array<{ check: string; versions?: number[] }> =
 					? undefined
 					: [1],
 		}));
+
+/** Names as a sentence lists them: 'A, B and C'. */
+function listed(names: readonly string[]): string {
+	if (names.length < 2) return names.join('');
+	return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
 
 export const verificationSubmitFields: INodeProperties[] = [
 	mappedField({
@@ -71,7 +82,8 @@ export const verificationSubmitFields: INodeProperties[] = [
 	...typedCheckFields(),
 	{
 		displayName:
-			'PAN, bank account, UPI, GST, employment history (UAN), DIN and Aadhaar (DigiLocker) have instant calls of their own: use the Instant KYC resource. Submitted here, the check’s data goes to the form’s check as JSON; the placeholder shows presumed field names.',
+			`${listed(INSTANT_CALL_NAMES)} have instant calls of their own: use the Instant KYC resource. ` +
+			'Submitted here, the check’s data goes to the form’s check as JSON; the placeholder shows presumed field names.',
 		name: 'instantCheckNotice',
 		type: 'notice',
 		default: '',
