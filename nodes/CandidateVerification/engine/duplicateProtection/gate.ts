@@ -3,7 +3,7 @@ import type { NodeOperationError } from 'n8n-workflow';
 import type { RunLedger } from '../runLedger';
 import type { GateDecision, ItemOutcome, SendGate } from '../sendGate';
 import { DoubtResolution } from './doubts';
-import { DUPLICATE_MODES, type DuplicateMode } from './fields';
+import { DUPLICATE_MODES } from './fields';
 import { GateTexts } from './gateTexts';
 import * as say from './messages';
 import type { RowState } from './record';
@@ -36,23 +36,18 @@ interface Claimed {
  * a row that stands twice in one input is named (an error), never merged silently.
  */
 export class ProtectionGate implements SendGate {
-	readonly mode: DuplicateMode;
+	readonly mode = this.setup.mode;
 
-	private readonly rows: RowIdentities;
+	private readonly rows = new RowIdentities(this.setup, this.ledger.checked);
 
-	private readonly doubts: DoubtResolution;
+	private readonly doubts = new DoubtResolution(this.setup);
 
-	private readonly texts: GateTexts;
+	private readonly texts = new GateTexts(this.setup, this.ledger, this.rows, this.doubts);
 
 	constructor(
 		private readonly setup: GateSetup,
 		private readonly ledger: RunLedger,
-	) {
-		this.mode = setup.mode;
-		this.rows = new RowIdentities(setup, ledger.checked);
-		this.doubts = new DoubtResolution(setup);
-		this.texts = new GateTexts(setup, ledger, this.rows, this.doubts);
-	}
+	) {}
 
 	get halted(): boolean {
 		return this.storeFailure !== undefined;
@@ -67,7 +62,6 @@ export class ProtectionGate implements SendGate {
 	/** Items not sent because of the record: sent before or in doubt (a failed claim's are not sent). */
 	readonly skipped = new Set<number>();
 
-	/** What became of each row sent, as the sender told it. */
 	private readonly outcomes = new Map<number, ItemOutcome['kind']>();
 
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
@@ -76,7 +70,6 @@ export class ProtectionGate implements SendGate {
 	/** Rows the service accepted since the last claim (which records them): their item and ID. */
 	private acceptedSinceClaim: Array<{ identity: string; id?: string; itemIndex: number }> = [];
 
-	/** The rows to send not claimed yet, in order. */
 	private readonly unclaimed: number[] = [];
 
 	/** Per item claimed: its claim's states and, with On Error → Stop, the claim's doubts resolved. */
@@ -254,17 +247,11 @@ export class ProtectionGate implements SendGate {
 		);
 	}
 
-	/**
-	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
-	 * IDs), and what was not sent.
-	 */
+	/** The error of a run the store failed in (its texts: GateTexts.storeError). */
 	storeError(notSent: number[]): NodeOperationError {
-		const { unrecorded } = this;
-		return this.texts.storeError(this.storeFailure!, {
-			sentAny: this.outcomes.size > 0,
-			unrecorded,
-			notSent,
-		});
+		const { storeFailure, unrecorded } = this;
+		const sentAny = this.outcomes.size > 0;
+		return this.texts.storeError(storeFailure!, { sentAny, unrecorded, notSent });
 	}
 
 	lostAnswerAdvice(itemIndex: number): string {

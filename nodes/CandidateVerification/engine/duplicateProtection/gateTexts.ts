@@ -77,42 +77,34 @@ export class GateTexts {
 
 	/** Where the user can see whether the service has the rows. */
 	private whereToCheck(itemIndexes: number[]): string {
-		const { checked } = this.ledger;
 		return say.whereToCheck(
-			itemIndexes.map((index) => checked[index].prepared!.body?.transactionId),
+			itemIndexes.map((index) => this.ledger.checked[index].prepared!.body?.transactionId),
 			this.setup.operation.duplicateProtection?.seenAt,
 		);
 	}
 
 	/** A row in doubt (sent by an earlier try or execution that got no answer). */
 	inDoubtError(itemIndex: number): NodeOperationError {
-		const { operation, record, waitMs } = this.setup;
+		const { operation, record, waitMs, itemKeys } = this.setup;
 		const identity = this.rows.ofItem.get(itemIndex)!;
 		const former = record.migration.foundUnderWider(identity);
-		const { duplicateKey } = this.setup.itemKeys[itemIndex];
-		const { label } = operation;
+		const key = itemKeys[itemIndex].duplicateKey;
 		const where = this.whereToCheck([itemIndex]);
-		const stops = !this.ledger.continueOnFail;
-		const waited = this.doubts.waitedFor.has(identity);
+		const row = { label: operation.label, itemIndex, where, stops: !this.ledger.continueOnFail };
 		const text = !former
 			? say.heldInDoubt({
-					label,
-					itemIndex,
-					waitedSeconds: waited ? waitMs / 1000 : undefined,
+					...row,
+					waitedSeconds: this.doubts.waitedFor.has(identity) ? waitMs / 1000 : undefined,
 					whereToCheck: where,
 					whenSafe: this.whenSafeToSendAgain,
-					stops,
 				})
-			: duplicateKey === undefined
-				? migration.documentsBefore({ label, itemIndex, where, stops })
+			: key === undefined
+				? migration.documentsBefore(row)
 				: migration.keyedBefore({
-						label,
-						itemIndex,
-						key: duplicateKey,
+						...row,
+						key,
 						field: operation.acceptedIdField!,
 						keptId: former.id,
-						where,
-						stops,
 						how: this.keyedResolution(itemIndex),
 					});
 		return this.error(text, itemIndex);

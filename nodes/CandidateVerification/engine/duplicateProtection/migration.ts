@@ -433,20 +433,16 @@ export type KeyedResolution =
 	| { kind: 'readCheck'; transactionId: string; check: string }
 	| { kind: 'person' };
 
+/** A row held in doubt by a former identity: `where` to check it, `stops`: On Error → Stop. */
+type HeldRow = { label: string; itemIndex: number; where: string; stops: boolean };
+
 /**
  * A row whose Duplicate Key found a row recorded before 0.5.0, when a key counted across forms and
  * checks: the service may have this row, or another form's or check's row with that key.
  */
-export function keyedBefore(facts: {
-	label: string;
-	itemIndex: number;
-	key: string;
-	field: string;
-	keptId?: string;
-	where: string;
-	stops: boolean;
-	how: KeyedResolution;
-}): ErrorText {
+export function keyedBefore(
+	facts: HeldRow & { key: string; field: string; keptId?: string; how: KeyedResolution },
+): ErrorText {
 	const { label, itemIndex, key, field, keptId, where, stops, how } = facts;
 	const kept = keptId === undefined ? '' : ` (the node kept ${field} ${keptId} for that key)`;
 	const before = `${label}: before 0.5.0 a Duplicate Key counted across forms and checks, and a row with the key "${key}" was sent then${kept}`;
@@ -551,12 +547,7 @@ export function formerRowNotRecorded(facts: {
  * A resolution whose answers were sent before 0.5.0, when its identity left out document URLs: it
  * may be that one again, or a new document for a question raised again.
  */
-export function documentsBefore(facts: {
-	label: string;
-	itemIndex: number;
-	where: string;
-	stops: boolean;
-}): ErrorText {
+export function documentsBefore(facts: HeldRow): ErrorText {
 	const { label, itemIndex, where, stops } = facts;
 	const lines = [
 		`${label}: before 0.5.0 a resolution was told apart without its document URLs, and one with these answers was sent then, maybe with another document. ${where}.`,
