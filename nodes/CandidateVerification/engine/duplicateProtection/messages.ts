@@ -69,7 +69,6 @@ export const NO_STORE: ErrorText = {
 		'n8n offers it to saved workflows from n8n 1.60 on (as the Remove Duplicates node uses it). Nothing was sent. Save the workflow, or set Duplicate Protection to Off to send without it (then nothing stops a later run from sending the same rows again).',
 };
 
-/** Release Stuck Lock's log line. */
 export function lockReleasedLog(released: boolean): string {
 	return `Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`;
 }

@@ -9,8 +9,7 @@ import type { KeptIds } from './keptIds';
 import { CONTINUE_FOR_OTHER_ROWS, SWITCH_BACK, type ErrorText } from './messages';
 
 /**
- * The migration from 0.2–0.4's identities, all of it, with its texts (the end of this file): the
- * record holds it (SentRecord.migration), and each claim's lookups are one call (Migration.lookUp).
+ * The migration from 0.2–0.4's identities, all of it, with its texts (the end of this file).
  *
  * Former identities: the identities earlier versions of this package gave a row. A node whose record
  * may hold rows recorded under one also looks each row up under it, in the same store calls as the

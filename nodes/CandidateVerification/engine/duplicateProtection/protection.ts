@@ -42,12 +42,9 @@ export class OneOffRefused extends NodeOperationError {}
 
 /**
  * Duplicate protection as the node's settings read and checked before anything else (its mode, its
- * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock). Once the
- * items are checked, `gateFor` gives the run's gate (gate.ts), which claims rows just before they
- * leave and decides per row.
+ * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock).
  */
 export class DuplicateProtection {
-	/** What the run's gate is made of (setup.ts), read and checked once. */
 	private readonly setup: GateSetup;
 
 	private constructor(
@@ -78,8 +75,7 @@ export class DuplicateProtection {
 		const { concurrency } = settings;
 		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
 		const claimLimit = concurrency + reserve;
-		const { typeVersion } = context.getNode();
-		const record = new SentRecord(context, store, historyRows, claimLimit, typeVersion);
+		const record = new SentRecord(context, store, historyRows, claimLimit);
 		const pace = new ClaimPace({ claimLimit, concurrency, reserve });
 		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
 		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};

@@ -16,10 +16,7 @@ export async function recordRowsAsSent(
 	texts: GateTexts,
 	valid: number[],
 	read: migration.ReadForRecording,
-): Promise<{
-	outputs: Map<number, INodeExecutionData[]>;
-	failures: Map<number, NodeOperationError>;
-}> {
+) {
 	const { setup, ledger, rows: identities } = texts;
 	const { operation, settings, record } = setup;
 	const rowsOfId = new Map<string, Set<string>>();

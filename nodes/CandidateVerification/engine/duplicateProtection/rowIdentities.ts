@@ -24,9 +24,8 @@ export class RowIdentities {
 		const scope = declared?.scope?.(prepared!);
 		const formerRow = declared?.formerIdentity?.(prepared!);
 		const identity = rowIdentity(identityBase, row, duplicateKey, scope);
-		if (!sending) return identity;
 		const facts = { ...account, request, row, duplicateKey, scope, formerRow };
-		record.migration.note(identity, facts);
+		if (sending) record.migration.note(identity, facts);
 		return identity;
 	}
 
