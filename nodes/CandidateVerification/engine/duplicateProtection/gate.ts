@@ -158,12 +158,12 @@ export class ProtectionGate implements SendGate {
 	 */
 	private claimAhead(): void {
 		if (this.setup.settings.batchSize || this.claimInFlight || this.storeFailure) return;
-		if (this.worthAClaim()) this.startClaim(this.setup.claimLimit - this.outstanding);
+		if (this.worthAClaim()) this.startClaim(this.setup.pace.limits.claimLimit - this.outstanding);
 	}
 
 	private worthAClaim(): boolean {
 		const left = this.unclaimed.length;
-		const free = this.setup.claimLimit - this.outstanding;
+		const free = this.setup.pace.limits.claimLimit - this.outstanding;
 		return left > 0 && free >= Math.min(this.setup.pace.slotsWorthAClaim, left);
 	}
 
@@ -174,14 +174,13 @@ export class ProtectionGate implements SendGate {
 		for (const wake of this.waiters.splice(0)) wake();
 	}
 
-	/** Asked before an item's request leaves: send it, output this instead, or hold it in doubt. */
 	async decide(itemIndex: number): Promise<GateDecision> {
 		const { batchSize } = this.setup.settings;
 		while (!this.claimOf.has(itemIndex)) {
 			if (this.ledger.stopped(this)) break;
 			if (this.claimInFlight) await this.claimInFlight;
 			else if (batchSize || this.outstanding === 0 || this.worthAClaim()) {
-				this.startClaim(batchSize || this.setup.claimLimit - this.outstanding);
+				this.startClaim(batchSize || this.setup.pace.limits.claimLimit - this.outstanding);
 			} else {
 				// Requests are in flight: their answers free the slots for a claim worth its cost.
 				await new Promise<void>((wake) => this.waiters.push(wake));

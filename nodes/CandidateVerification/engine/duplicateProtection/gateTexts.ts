@@ -42,7 +42,6 @@ export class GateTexts {
 		return this.error(say.storeStopped({ cause: cause?.message ?? String(cause), ...facts }));
 	}
 
-	/** The tripwire: this run's claim was overwritten by another execution's write. */
 	private lostWriteError(lost: LostWrite, notSent: number[]): NodeOperationError {
 		const items = [...this.rows.ofItem]
 			.filter(([, identity]) => lost.identities.includes(identity))
@@ -75,7 +74,6 @@ export class GateTexts {
 		return [{ json, pairedItem: { item: itemIndex } }];
 	}
 
-	/** Where the user can see whether the service has the rows. */
 	private whereToCheck(itemIndexes: number[]): string {
 		return say.whereToCheck(
 			itemIndexes.map((index) => this.ledger.checked[index].prepared!.body?.transactionId),
@@ -83,7 +81,6 @@ export class GateTexts {
 		);
 	}
 
-	/** A row in doubt (sent by an earlier try or execution that got no answer). */
 	inDoubtError(itemIndex: number): NodeOperationError {
 		const { operation, record, waitMs, itemKeys } = this.setup;
 		const identity = this.rows.ofItem.get(itemIndex)!;
@@ -110,7 +107,6 @@ export class GateTexts {
 		return this.error(text, itemIndex);
 	}
 
-	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
 	private keyedResolution(itemIndex: number): migration.KeyedResolution {
 		const { confirmFormerRow, checkOf } = this.setup.operation.duplicateProtection ?? {};
 		if (confirmFormerRow) {
@@ -121,7 +117,6 @@ export class GateTexts {
 		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
 	}
 
-	/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
 	formerRowNotRecorded(itemIndex: number, id: string, answer: migration.FormerRowAnswer) {
 		const { operation, itemKeys } = this.setup;
 		const { what, ownValue, readLabel } = operation.duplicateProtection!.confirmFormerRow!;
@@ -143,7 +138,6 @@ export class GateTexts {
 		return say.lostAnswerAdvice(this.whereToCheck([itemIndex]), this.whenSafeToSendAgain);
 	}
 
-	/** When no execution can still be sending a row in doubt (its tries and their timeouts, and a minute). */
 	private get whenSafeToSendAgain(): string {
 		return say.whenSafeToSendAgain(this.setup.settings.timeout, this.setup.settings.retries);
 	}

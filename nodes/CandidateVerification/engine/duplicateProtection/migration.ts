@@ -377,7 +377,6 @@ export class Migration extends FormerLookups {
 			.find(Array.isArray);
 	}
 
-	/** A row accepted under a former identity alone: its kept ID, under its own. */
 	keepIdUnderOwn(identity: string): void {
 		const saved = this.of(identity)
 			.map((former) => this.saved(former))

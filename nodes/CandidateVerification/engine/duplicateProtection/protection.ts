@@ -121,7 +121,7 @@ export class DuplicateProtection {
 		const identityBase = [environment, id ?? null, method, path];
 		const account = { environment, credentialId: id ?? null, baseUrl, method, path };
 		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
-		return new DuplicateProtection({ ...setup, waitMs, claimLimit, itemKeys: [] });
+		return new DuplicateProtection({ ...setup, waitMs, itemKeys: [] });
 	}
 
 	/**

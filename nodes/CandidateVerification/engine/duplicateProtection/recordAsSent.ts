@@ -41,12 +41,10 @@ export async function recordRowsAsSent(
 		(async (found: string[]) => {
 			const confirmed = new Set<string>();
 			const toRead = [...found];
-			const itemsOf = (identity: string) =>
-				valid.filter((_item, position) => rows[position].identity === identity);
 			// The reads go out as the run's requests do: at most Max Concurrent Requests at once.
 			const worker = async () => {
 				for (let identity = toRead.shift(); identity !== undefined; identity = toRead.shift()) {
-					const items = itemsOf(identity);
+					const items = valid.filter((_item, position) => rows[position].identity === identity);
 					const { id } = rows[valid.indexOf(items[0])];
 					const { prepared } = ledger.checked[items[0]];
 					const answer = await migration.readFormerRow(confirmFormerRow, prepared!, id, read);

@@ -19,8 +19,6 @@ export interface GateSetup {
 	/** The account and operation rows are sent with, for their former identities (migration.ts). */
 	account: Pick<RowFacts, 'environment' | 'credentialId' | 'baseUrl' | 'method' | 'path'>;
 	waitMs: number;
-	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
-	claimLimit: number;
 	/** Each item's Duplicate Key and, Record Rows as Sent, its ID found (DuplicateProtection.readItem). */
 	itemKeys: Array<{ duplicateKey?: string; idFound?: string }>;
 }
