@@ -91,20 +91,30 @@ export class ProtectionGate implements SendGate {
 	}
 
 	/**
-	 * Plans the run (RowIdentities.firstOfEachRow): a repeat comes with its error (Stop: the first
-	 * one, nothing is sent; Continue: each on the error output).
+	 * Plans the run: each row's first item is sent; an item with the identity of an earlier one
+	 * (`first`) is a repeat, the same row twice, and comes with its error (Stop: the first one ends
+	 * the plan, nothing is sent; Continue: each on the error output). `settledBefore`: items an
+	 * earlier try of n8n's Retry On Fail settled, never sent again, whose repeats are still named.
 	 */
 	firstOfEachRow(indexes: number[], settledBefore: ReadonlySet<number> = new Set()) {
-		const { continueOnFail } = this.ledger;
-		const plan = this.rows.firstOfEachRow(indexes, settledBefore, !continueOnFail);
-		this.unclaimed.push(...plan.rows);
-		const repeats = plan.repeats.map(({ itemIndex, first }) => {
+		const repeats: Array<{ itemIndex: number; error: NodeOperationError }> = [];
+		const firstItemOf = new Map<string, number>();
+		for (const itemIndex of indexes) {
+			const settled = settledBefore.has(itemIndex);
+			const identity = this.rows.identityOf(itemIndex, !settled);
+			const first = firstItemOf.get(identity);
+			if (first === undefined) {
+				firstItemOf.set(identity, itemIndex);
+				if (settled) continue;
+				this.rows.ofItem.set(itemIndex, identity);
+				this.unclaimed.push(itemIndex);
+				continue;
+			}
 			const keyed = this.setup.itemKeys[itemIndex].duplicateKey !== undefined;
-			return {
-				itemIndex,
-				error: this.texts.error(say.repeatedRow(itemIndex, first, keyed), itemIndex),
-			};
-		});
+			const error = this.texts.error(say.repeatedRow(itemIndex, first, keyed), itemIndex);
+			repeats.push({ itemIndex, error });
+			if (!this.ledger.continueOnFail) break;
+		}
 		return { rows: [...this.unclaimed], repeats };
 	}
 
