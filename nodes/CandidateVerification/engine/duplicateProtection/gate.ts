@@ -14,10 +14,6 @@ import type { GateSetup } from './setup';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
 
-/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
-export const CLAIM_RESERVE_SHARE = 8;
-export const MAX_CLAIM_RESERVE = 25;
-
 const SEND: GateDecision = { kind: 'send' };
 const SKIP: GateDecision = { kind: 'skip' };
 

@@ -167,7 +167,6 @@ export function idNotKnownNote(field: string): string {
 	return `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
 }
 
-/** Where an operation's rows show at the service, by their transaction ID (OperationDefinition.seenAt). */
 export type SeenAt = 'transactionStatus' | 'checkStatus';
 
 /**

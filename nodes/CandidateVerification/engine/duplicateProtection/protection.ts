@@ -29,13 +29,16 @@ import {
 	ONE_OFF_MODES,
 	type DuplicateMode,
 } from './fields';
-import { CLAIM_RESERVE_SHARE, MAX_CLAIM_RESERVE, ProtectionGate } from './gate';
+import { ProtectionGate } from './gate';
 import { storeCall } from './lock';
 import * as say from './messages';
 import { SentRecord } from './record';
 import type { GateSetup } from './setup';
 
 const ID_FOUND_LABEL = 'ID Found at the Service';
+/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
+const CLAIM_RESERVE_SHARE = 8;
+const MAX_CLAIM_RESERVE = 25;
 
 /** A one-off mode in an execution nobody started in the editor: nothing is sent or recorded. */
 export class OneOffRefused extends NodeOperationError {}

@@ -230,11 +230,8 @@ export class SentRecord {
 	}
 
 	/**
-	 * Duplicate Protection → Record Rows as Sent: rows in doubt or never sent count as accepted with
-	 * the IDs given (a marker a failed probe left goes); a row accepted before is left as it is.
-	 * With `confirm`, the rows a wider former identity found are recorded only once it answers that
-	 * they may be (it reads the service, so it is asked between two holds of the lock); the others
-	 * stay as they were. Returns each row's state before.
+	 * Record Rows as Sent in the record (recordAsSent.ts), a marker a failed probe left gone: `confirm`
+	 * reads the service, so it is asked between two holds of the lock. Returns each row's state before.
 	 */
 	async recordAsSent(
 		rows: AcceptedRow[],

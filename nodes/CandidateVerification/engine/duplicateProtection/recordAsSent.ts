@@ -10,7 +10,6 @@ import * as say from './messages';
  * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing. A row
  * keyed before 0.5.0 of an operation that confirms it (Profile) is recorded only when the service
  * answers that the ID given is on the row's own scope (`read`: the run's reads); the others fail.
- * It works with what the gate's texts know of the run (its setup, ledger and rows: gate.ts).
  */
 export async function recordRowsAsSent(
 	texts: GateTexts,
