@@ -30,7 +30,6 @@ export class DoubtResolution {
 
 	constructor(private readonly setup: Pick<GateSetup, 'context' | 'record' | 'waitMs'>) {}
 
-	/** Whether the row in doubt turned out accepted. */
 	async resolve(identity: string): Promise<boolean> {
 		let doubt = this.doubts.get(identity);
 		if (!doubt) {

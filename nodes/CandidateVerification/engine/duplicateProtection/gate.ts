@@ -3,7 +3,7 @@ import type { NodeOperationError } from 'n8n-workflow';
 import type { RunLedger } from '../runLedger';
 import type { GateDecision, ItemOutcome, SendGate } from '../sendGate';
 import { DoubtResolution } from './doubts';
-import { DUPLICATE_MODES, type DuplicateMode } from './fields';
+import { DUPLICATE_MODES } from './fields';
 import { GateTexts } from './gateTexts';
 import * as say from './messages';
 import type { RowState } from './record';
@@ -13,10 +13,6 @@ import { RowIdentities } from './rowIdentities';
 import type { GateSetup } from './setup';
 
 export const PROTECTION_LOG_MESSAGE = 'Candidate Verification: duplicate protection of';
-
-/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
-export const CLAIM_RESERVE_SHARE = 8;
-export const MAX_CLAIM_RESERVE = 25;
 
 const SEND: GateDecision = { kind: 'send' };
 const SKIP: GateDecision = { kind: 'skip' };
@@ -36,23 +32,18 @@ interface Claimed {
  * a row that stands twice in one input is named (an error), never merged silently.
  */
 export class ProtectionGate implements SendGate {
-	readonly mode: DuplicateMode;
+	readonly mode = this.setup.mode;
 
-	private readonly rows: RowIdentities;
+	private readonly rows = new RowIdentities(this.setup, this.ledger.checked);
 
-	private readonly doubts: DoubtResolution;
+	private readonly doubts = new DoubtResolution(this.setup);
 
-	private readonly texts: GateTexts;
+	private readonly texts = new GateTexts(this.setup, this.ledger, this.rows, this.doubts);
 
 	constructor(
 		private readonly setup: GateSetup,
 		private readonly ledger: RunLedger,
-	) {
-		this.mode = setup.mode;
-		this.rows = new RowIdentities(setup, ledger.checked);
-		this.doubts = new DoubtResolution(setup);
-		this.texts = new GateTexts(setup, ledger, this.rows, this.doubts);
-	}
+	) {}
 
 	get halted(): boolean {
 		return this.storeFailure !== undefined;
@@ -67,7 +58,6 @@ export class ProtectionGate implements SendGate {
 	/** Items not sent because of the record: sent before or in doubt (a failed claim's are not sent). */
 	readonly skipped = new Set<number>();
 
-	/** What became of each row sent, as the sender told it. */
 	private readonly outcomes = new Map<number, ItemOutcome['kind']>();
 
 	/** Rows this run recorded as SENT: they are its to record as accepted or to release. */
@@ -76,7 +66,6 @@ export class ProtectionGate implements SendGate {
 	/** Rows the service accepted since the last claim (which records them): their item and ID. */
 	private acceptedSinceClaim: Array<{ identity: string; id?: string; itemIndex: number }> = [];
 
-	/** The rows to send not claimed yet, in order. */
 	private readonly unclaimed: number[] = [];
 
 	/** Per item claimed: its claim's states and, with On Error → Stop, the claim's doubts resolved. */
@@ -98,20 +87,30 @@ export class ProtectionGate implements SendGate {
 	}
 
 	/**
-	 * Plans the run (RowIdentities.firstOfEachRow): a repeat comes with its error (Stop: the first
-	 * one, nothing is sent; Continue: each on the error output).
+	 * Plans the run: each row's first item is sent; an item with the identity of an earlier one
+	 * (`first`) is a repeat, the same row twice, and comes with its error (Stop: the first one ends
+	 * the plan, nothing is sent; Continue: each on the error output). `settledBefore`: items an
+	 * earlier try of n8n's Retry On Fail settled, never sent again, whose repeats are still named.
 	 */
 	firstOfEachRow(indexes: number[], settledBefore: ReadonlySet<number> = new Set()) {
-		const { continueOnFail } = this.ledger;
-		const plan = this.rows.firstOfEachRow(indexes, settledBefore, !continueOnFail);
-		this.unclaimed.push(...plan.rows);
-		const repeats = plan.repeats.map(({ itemIndex, first }) => {
+		const repeats: Array<{ itemIndex: number; error: NodeOperationError }> = [];
+		const firstItemOf = new Map<string, number>();
+		for (const itemIndex of indexes) {
+			const settled = settledBefore.has(itemIndex);
+			const identity = this.rows.identityOf(itemIndex, !settled);
+			const first = firstItemOf.get(identity);
+			if (first === undefined) {
+				firstItemOf.set(identity, itemIndex);
+				if (settled) continue;
+				this.rows.ofItem.set(itemIndex, identity);
+				this.unclaimed.push(itemIndex);
+				continue;
+			}
 			const keyed = this.setup.itemKeys[itemIndex].duplicateKey !== undefined;
-			return {
-				itemIndex,
-				error: this.texts.error(say.repeatedRow(itemIndex, first, keyed), itemIndex),
-			};
-		});
+			const error = this.texts.error(say.repeatedRow(itemIndex, first, keyed), itemIndex);
+			repeats.push({ itemIndex, error });
+			if (!this.ledger.continueOnFail) break;
+		}
 		return { rows: [...this.unclaimed], repeats };
 	}
 
@@ -165,12 +164,12 @@ export class ProtectionGate implements SendGate {
 	 */
 	private claimAhead(): void {
 		if (this.setup.settings.batchSize || this.claimInFlight || this.storeFailure) return;
-		if (this.worthAClaim()) this.startClaim(this.setup.claimLimit - this.outstanding);
+		if (this.worthAClaim()) this.startClaim(this.setup.pace.limits.claimLimit - this.outstanding);
 	}
 
 	private worthAClaim(): boolean {
 		const left = this.unclaimed.length;
-		const free = this.setup.claimLimit - this.outstanding;
+		const free = this.setup.pace.limits.claimLimit - this.outstanding;
 		return left > 0 && free >= Math.min(this.setup.pace.slotsWorthAClaim, left);
 	}
 
@@ -181,14 +180,13 @@ export class ProtectionGate implements SendGate {
 		for (const wake of this.waiters.splice(0)) wake();
 	}
 
-	/** Asked before an item's request leaves: send it, output this instead, or hold it in doubt. */
 	async decide(itemIndex: number): Promise<GateDecision> {
 		const { batchSize } = this.setup.settings;
 		while (!this.claimOf.has(itemIndex)) {
 			if (this.ledger.stopped(this)) break;
 			if (this.claimInFlight) await this.claimInFlight;
 			else if (batchSize || this.outstanding === 0 || this.worthAClaim()) {
-				this.startClaim(batchSize || this.setup.claimLimit - this.outstanding);
+				this.startClaim(batchSize || this.setup.pace.limits.claimLimit - this.outstanding);
 			} else {
 				// Requests are in flight: their answers free the slots for a claim worth its cost.
 				await new Promise<void>((wake) => this.waiters.push(wake));
@@ -254,17 +252,11 @@ export class ProtectionGate implements SendGate {
 		);
 	}
 
-	/**
-	 * The error of a run the store failed in: what the service accepted (recorded or not, with the
-	 * IDs), and what was not sent.
-	 */
+	/** The error of a run the store failed in (its texts: GateTexts.storeError). */
 	storeError(notSent: number[]): NodeOperationError {
-		const { unrecorded } = this;
-		return this.texts.storeError(this.storeFailure!, {
-			sentAny: this.outcomes.size > 0,
-			unrecorded,
-			notSent,
-		});
+		const { storeFailure, unrecorded } = this;
+		const sentAny = this.outcomes.size > 0;
+		return this.texts.storeError(storeFailure!, { sentAny, unrecorded, notSent });
 	}
 
 	lostAnswerAdvice(itemIndex: number): string {

@@ -42,7 +42,6 @@ export class GateTexts {
 		return this.error(say.storeStopped({ cause: cause?.message ?? String(cause), ...facts }));
 	}
 
-	/** The tripwire: this run's claim was overwritten by another execution's write. */
 	private lostWriteError(lost: LostWrite, notSent: number[]): NodeOperationError {
 		const items = [...this.rows.ofItem]
 			.filter(([, identity]) => lost.identities.includes(identity))
@@ -75,50 +74,39 @@ export class GateTexts {
 		return [{ json, pairedItem: { item: itemIndex } }];
 	}
 
-	/** Where the user can see whether the service has the rows. */
 	private whereToCheck(itemIndexes: number[]): string {
-		const { checked } = this.ledger;
 		return say.whereToCheck(
-			itemIndexes.map((index) => checked[index].prepared!.body?.transactionId),
+			itemIndexes.map((index) => this.ledger.checked[index].prepared!.body?.transactionId),
 			this.setup.operation.duplicateProtection?.seenAt,
 		);
 	}
 
-	/** A row in doubt (sent by an earlier try or execution that got no answer). */
 	inDoubtError(itemIndex: number): NodeOperationError {
-		const { operation, record, waitMs } = this.setup;
+		const { operation, record, waitMs, itemKeys } = this.setup;
 		const identity = this.rows.ofItem.get(itemIndex)!;
 		const former = record.migration.foundUnderWider(identity);
-		const { duplicateKey } = this.setup.itemKeys[itemIndex];
-		const { label } = operation;
+		const key = itemKeys[itemIndex].duplicateKey;
 		const where = this.whereToCheck([itemIndex]);
-		const stops = !this.ledger.continueOnFail;
-		const waited = this.doubts.waitedFor.has(identity);
+		const row = { label: operation.label, itemIndex, where, stops: !this.ledger.continueOnFail };
 		const text = !former
 			? say.heldInDoubt({
-					label,
-					itemIndex,
-					waitedSeconds: waited ? waitMs / 1000 : undefined,
+					...row,
+					waitedSeconds: this.doubts.waitedFor.has(identity) ? waitMs / 1000 : undefined,
 					whereToCheck: where,
 					whenSafe: this.whenSafeToSendAgain,
-					stops,
 				})
-			: duplicateKey === undefined
-				? migration.documentsBefore({ label, itemIndex, where, stops })
+			: key === undefined
+				? migration.documentsBefore(row)
 				: migration.keyedBefore({
-						label,
-						itemIndex,
-						key: duplicateKey,
+						...row,
+						key,
 						field: operation.acceptedIdField!,
 						keptId: former.id,
-						where,
-						stops,
 						how: this.keyedResolution(itemIndex),
 					});
 		return this.error(text, itemIndex);
 	}
 
-	/** How a person tells whether a row keyed before 0.5.0 is this one (the operation declares it). */
 	private keyedResolution(itemIndex: number): migration.KeyedResolution {
 		const { confirmFormerRow, checkOf } = this.setup.operation.duplicateProtection ?? {};
 		if (confirmFormerRow) {
@@ -129,7 +117,6 @@ export class GateTexts {
 		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
 	}
 
-	/** The error of a row keyed before 0.5.0 that Record Rows as Sent did not record. */
 	formerRowNotRecorded(itemIndex: number, id: string, answer: migration.FormerRowAnswer) {
 		const { operation, itemKeys } = this.setup;
 		const { what, ownValue, readLabel } = operation.duplicateProtection!.confirmFormerRow!;
@@ -151,7 +138,6 @@ export class GateTexts {
 		return say.lostAnswerAdvice(this.whereToCheck([itemIndex]), this.whenSafeToSendAgain);
 	}
 
-	/** When no execution can still be sending a row in doubt (its tries and their timeouts, and a minute). */
 	private get whenSafeToSendAgain(): string {
 		return say.whenSafeToSendAgain(this.setup.settings.timeout, this.setup.settings.retries);
 	}

@@ -69,7 +69,6 @@ export const NO_STORE: ErrorText = {
 		'n8n offers it to saved workflows from n8n 1.60 on (as the Remove Duplicates node uses it). Nothing was sent. Save the workflow, or set Duplicate Protection to Off to send without it (then nothing stops a later run from sending the same rows again).',
 };
 
-/** Release Stuck Lock's log line. */
 export function lockReleasedLog(released: boolean): string {
 	return `Candidate Verification: duplicate protection's lock ${released ? 'released' : 'was not held'}`;
 }
@@ -122,16 +121,14 @@ export function storeStopped(facts: {
 	return { message: STORE_STOPPED, description: lines.join('\n') };
 }
 
+/** Where a person sees whether the service has a row, and when it may be sent again (built below). */
+type Advice = { whereToCheck: string; whenSafe: string };
+
 /**
  * The tripwire: this run's claim was overwritten by another execution's write. `items`: the rows
- * recorded as sent in that write; `whereToCheck` and `whenSafe` as built below.
+ * recorded as sent in that write.
  */
-export function writeLost(facts: {
-	items: number[];
-	whereToCheck: string;
-	whenSafe: string;
-	notSent: number[];
-}): ErrorText {
+export function writeLost(facts: Advice & { items: number[]; notSent: number[] }): ErrorText {
 	const { items, whereToCheck: where, whenSafe, notSent } = facts;
 	const lines = [
 		`${items.length > 0 ? `Recorded as sent in that write: ${itemList(items)}. They are in doubt, and may have been sent twice (by this execution and by the other one, if it sent them too). ${where}; if the service has one twice, cancel the extra one in its dashboard. Then run only these rows with Duplicate Protection → ${MODE_NAMES.recordAsSent} (each with the ID the service gave it) or, if the service has none, ${whenSafe}, with ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}` : 'No row was recorded as sent in that write.'}`,
@@ -170,7 +167,6 @@ export function idNotKnownNote(field: string): string {
 	return `Sent by an earlier execution and accepted by the service; not sent again. Its ${field} is not known here: n8n keeps it only in the process that sent the row and, for the newest rows, in the workflow's static data once a production execution ends. Do not write an empty ${field} back.`;
 }
 
-/** Where an operation's rows show at the service, by their transaction ID (OperationDefinition.seenAt). */
 export type SeenAt = 'transactionStatus' | 'checkStatus';
 
 /**
@@ -200,14 +196,9 @@ export function whenSafeToSendAgain(timeout: number, retries: number): string {
  * A row in doubt (sent by an earlier try or execution that got no answer). `waitedSeconds`: how long this
  * run waited for its answer, if it did; `stops`: On Error → Stop.
  */
-export function heldInDoubt(facts: {
-	label: string;
-	itemIndex: number;
-	waitedSeconds?: number;
-	whereToCheck: string;
-	whenSafe: string;
-	stops: boolean;
-}): ErrorText {
+export function heldInDoubt(
+	facts: Advice & { label: string; itemIndex: number; waitedSeconds?: number; stops: boolean },
+): ErrorText {
 	const { label, itemIndex, waitedSeconds, whereToCheck: where, whenSafe, stops } = facts;
 	const waited =
 		waitedSeconds === undefined ? '' : `; no answer came in the ${waitedSeconds} s waited for it`;

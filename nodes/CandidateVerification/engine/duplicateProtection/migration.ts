@@ -9,8 +9,7 @@ import type { KeptIds } from './keptIds';
 import { CONTINUE_FOR_OTHER_ROWS, SWITCH_BACK, type ErrorText } from './messages';
 
 /**
- * The migration from 0.2–0.4's identities, all of it, with its texts (the end of this file): the
- * record holds it (SentRecord.migration), and each claim's lookups are one call (Migration.lookUp).
+ * The migration from 0.2–0.4's identities, all of it, with its texts (the end of this file).
  *
  * Former identities: the identities earlier versions of this package gave a row. A node whose record
  * may hold rows recorded under one also looks each row up under it, in the same store calls as the
@@ -378,7 +377,6 @@ export class Migration extends FormerLookups {
 			.find(Array.isArray);
 	}
 
-	/** A row accepted under a former identity alone: its kept ID, under its own. */
 	keepIdUnderOwn(identity: string): void {
 		const saved = this.of(identity)
 			.map((former) => this.saved(former))
@@ -433,20 +431,16 @@ export type KeyedResolution =
 	| { kind: 'readCheck'; transactionId: string; check: string }
 	| { kind: 'person' };
 
+/** A row held in doubt by a former identity: `where` to check it, `stops`: On Error → Stop. */
+type HeldRow = { label: string; itemIndex: number; where: string; stops: boolean };
+
 /**
  * A row whose Duplicate Key found a row recorded before 0.5.0, when a key counted across forms and
  * checks: the service may have this row, or another form's or check's row with that key.
  */
-export function keyedBefore(facts: {
-	label: string;
-	itemIndex: number;
-	key: string;
-	field: string;
-	keptId?: string;
-	where: string;
-	stops: boolean;
-	how: KeyedResolution;
-}): ErrorText {
+export function keyedBefore(
+	facts: HeldRow & { key: string; field: string; keptId?: string; how: KeyedResolution },
+): ErrorText {
 	const { label, itemIndex, key, field, keptId, where, stops, how } = facts;
 	const kept = keptId === undefined ? '' : ` (the node kept ${field} ${keptId} for that key)`;
 	const before = `${label}: before 0.5.0 a Duplicate Key counted across forms and checks, and a row with the key "${key}" was sent then${kept}`;
@@ -551,12 +545,7 @@ export function formerRowNotRecorded(facts: {
  * A resolution whose answers were sent before 0.5.0, when its identity left out document URLs: it
  * may be that one again, or a new document for a question raised again.
  */
-export function documentsBefore(facts: {
-	label: string;
-	itemIndex: number;
-	where: string;
-	stops: boolean;
-}): ErrorText {
+export function documentsBefore(facts: HeldRow): ErrorText {
 	const { label, itemIndex, where, stops } = facts;
 	const lines = [
 		`${label}: before 0.5.0 a resolution was told apart without its document URLs, and one with these answers was sent then, maybe with another document. ${where}.`,

@@ -29,67 +29,28 @@ import {
 	ONE_OFF_MODES,
 	type DuplicateMode,
 } from './fields';
-import { CLAIM_RESERVE_SHARE, MAX_CLAIM_RESERVE, ProtectionGate } from './gate';
+import { ProtectionGate } from './gate';
 import { storeCall } from './lock';
 import * as say from './messages';
 import { SentRecord } from './record';
 import type { GateSetup } from './setup';
 
 const ID_FOUND_LABEL = 'ID Found at the Service';
+/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
+const CLAIM_RESERVE_SHARE = 8;
+const MAX_CLAIM_RESERVE = 25;
 
 /** A one-off mode in an execution nobody started in the editor: nothing is sent or recorded. */
 export class OneOffRefused extends NodeOperationError {}
 
 /**
  * Duplicate protection as the node's settings read and checked before anything else (its mode, its
- * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock). Once the
- * items are checked, `gateFor` gives the run's gate (gate.ts), which claims rows just before they
- * leave and decides per row.
+ * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock).
  */
 export class DuplicateProtection {
-	/** What the run's gate is made of (setup.ts), read and checked once. */
-	private readonly setup: GateSetup;
+	readonly mode = this.setup.mode;
 
-	private constructor(
-		context: IExecuteFunctions,
-		operation: OperationDefinition,
-		settings: RunSettings,
-		store: DeduplicationHelperFunctions,
-		readonly mode: DuplicateMode,
-		credentials: ICredentialDataDecryptedObject,
-		baseUrl: string,
-	) {
-		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
-		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
-		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
-		if (!Number.isInteger(historyRows) || historyRows < 1) {
-			throw new NodeOperationError(
-				context.getNode(),
-				say.historySizeInvalid(String(options[HISTORY_SIZE])),
-			);
-		}
-		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
-			throw new NodeOperationError(
-				context.getNode(),
-				say.waitInvalid(String(options[IN_DOUBT_WAIT])),
-			);
-		}
-		const waitMs = waitSeconds * 1000;
-		const { concurrency } = settings;
-		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
-		const claimLimit = concurrency + reserve;
-		const { typeVersion } = context.getNode();
-		const record = new SentRecord(context, store, historyRows, claimLimit, typeVersion);
-		const pace = new ClaimPace({ claimLimit, concurrency, reserve });
-		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
-		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-		const { environment } = credentials;
-		const { method, path } = operation;
-		const identityBase = [environment, id ?? null, method, path];
-		const account = { environment, credentialId: id ?? null, baseUrl, method, path };
-		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
-		this.setup = { ...setup, waitMs, claimLimit, itemKeys: [] };
-	}
+	private constructor(private readonly setup: GateSetup) {}
 
 	/**
 	 * Reads an item's Duplicate Key and, Record Rows as Sent, its ID found: the all-items check calls
@@ -115,15 +76,16 @@ export class DuplicateProtection {
 		credentials: ICredentialDataDecryptedObject,
 		baseUrl: string,
 	): DuplicateProtection | undefined {
+		const node = context.getNode();
 		const mode = context.getNodeParameter(
 			DUPLICATE_PROTECTION,
 			0,
 			DUPLICATE_MODES.skipSent,
 		) as DuplicateMode;
 		if (!Object.values(DUPLICATE_MODES).includes(mode)) {
-			throw new NodeOperationError(context.getNode(), say.unknownMode(String(mode)));
+			throw new NodeOperationError(node, say.unknownMode(String(mode)));
 		}
-		const items = String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')
+		const items = String(node.parameters[DUPLICATE_PROTECTION]).startsWith('=')
 			? context.getInputData().map((_item, itemIndex) => itemIndex)
 			: [];
 		const differing = items.filter(
@@ -131,19 +93,38 @@ export class DuplicateProtection {
 		);
 		if (differing.length > 0) {
 			const { message, description } = say.modesDiffer(MODE_NAMES[mode], differing);
-			throw new NodeOperationError(context.getNode(), message, {
-				itemIndex: differing[0],
-				description,
-			});
+			throw new NodeOperationError(node, message, { itemIndex: differing[0], description });
 		}
 		DuplicateProtection.checkOneOff(context, mode);
 		if (mode === DUPLICATE_MODES.off) return undefined;
 		const store = context.helpers as DeduplicationHelperFunctions;
 		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
 			const { message, description } = say.NO_STORE;
-			throw new NodeOperationError(context.getNode(), message, { description });
+			throw new NodeOperationError(node, message, { description });
 		}
-		return new DuplicateProtection(context, operation, settings, store, mode, credentials, baseUrl);
+		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
+		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
+		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
+		if (!Number.isInteger(historyRows) || historyRows < 1) {
+			throw new NodeOperationError(node, say.historySizeInvalid(String(options[HISTORY_SIZE])));
+		}
+		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
+			throw new NodeOperationError(node, say.waitInvalid(String(options[IN_DOUBT_WAIT])));
+		}
+		const waitMs = waitSeconds * 1000;
+		const { concurrency } = settings;
+		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
+		const claimLimit = concurrency + reserve;
+		const record = new SentRecord(context, store, historyRows, claimLimit);
+		const pace = new ClaimPace({ claimLimit, concurrency, reserve });
+		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
+		const { id } = node.credentials?.[CREDENTIAL_TYPE] ?? {};
+		const { environment } = credentials;
+		const { method, path } = operation;
+		const identityBase = [environment, id ?? null, method, path];
+		const account = { environment, credentialId: id ?? null, baseUrl, method, path };
+		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
+		return new DuplicateProtection({ ...setup, waitMs, itemKeys: [] });
 	}
 
 	/**

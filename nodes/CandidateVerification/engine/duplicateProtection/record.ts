@@ -74,14 +74,11 @@ export class SentRecord {
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
 		claimedAhead: number,
-		typeVersion: number,
 	) {
 		const workflowId = String(context.getWorkflow().id ?? '');
-		this.kept = new KeptIds(context, JSON.stringify([workflowId, context.getNode().id]));
-		this.migration = new Migration(this.kept, context.getNode().id, typeVersion, {
-			SENT,
-			ACCEPTED,
-		});
+		const { id: nodeId, typeVersion } = context.getNode();
+		this.kept = new KeptIds(context, JSON.stringify([workflowId, nodeId]));
+		this.migration = new Migration(this.kept, nodeId, typeVersion, { SENT, ACCEPTED });
 		const valuesPerRow = VALUES_PER_ROW + this.migration.extraValuesPerRow;
 		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * valuesPerRow };
 		this.lock = new WorkflowLock(context, store, workflowId);
@@ -125,7 +122,7 @@ export class SentRecord {
 		return result;
 	}
 
-	/** The tripwire's values this run recorded (its settle removes them), and the last one's rows. */
+	/** The tripwire's values this run recorded (its last call removes them), and the last one's rows. */
 	private readonly writes: string[] = [];
 
 	private claimedInLastWrite: string[] = [];
@@ -228,21 +225,13 @@ export class SentRecord {
 		await this.underLock(async () => {
 			// Recorded first: its call is also the tripwire's last check.
 			if (accepted.length > 0) await this.record(acceptedValues(accepted), true);
-			await this.cleanUp(released.map((identity) => SENT + identity));
+			await this.remove([...released.map((identity) => SENT + identity), ...this.writes.splice(0)]);
 		});
 	}
 
-	/** Removes `values` and the tripwire's values: a run's last call. */
-	private async cleanUp(values: string[]): Promise<void> {
-		await this.remove([...values, ...this.writes.splice(0)]);
-	}
-
 	/**
-	 * Duplicate Protection → Record Rows as Sent: rows in doubt or never sent count as accepted with
-	 * the IDs given (a marker a failed probe left goes); a row accepted before is left as it is.
-	 * With `confirm`, the rows a wider former identity found are recorded only once it answers that
-	 * they may be (it reads the service, so it is asked between two holds of the lock); the others
-	 * stay as they were. Returns each row's state before.
+	 * Record Rows as Sent in the record (recordAsSent.ts), a marker a failed probe left gone: `confirm`
+	 * reads the service, so it is asked between two holds of the lock. Returns each row's state before.
 	 */
 	async recordAsSent(
 		rows: AcceptedRow[],
@@ -269,7 +258,8 @@ export class SentRecord {
 		// SENT too: a row held in doubt by its key before 0.5.0 had its SENT taken back by the claim.
 		const sent = toRecord.map(({ identity }) => SENT + identity);
 		if (toRecord.length > 0) await this.record([...sent, ...acceptedValues(toRecord)], true);
-		await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
+		const probing = toRecord.map(({ identity }) => PROBING + identity);
+		await this.remove([...probing, ...this.writes.splice(0)]);
 		this.kept.keep(toRecord);
 	}
 

@@ -10,16 +10,12 @@ import * as say from './messages';
  * its ID found; a row accepted before keeps its record and ID. One ID on two rows: nothing. A row
  * keyed before 0.5.0 of an operation that confirms it (Profile) is recorded only when the service
  * answers that the ID given is on the row's own scope (`read`: the run's reads); the others fail.
- * It works with what the gate's texts know of the run (its setup, ledger and rows: gate.ts).
  */
 export async function recordRowsAsSent(
 	texts: GateTexts,
 	valid: number[],
 	read: migration.ReadForRecording,
-): Promise<{
-	outputs: Map<number, INodeExecutionData[]>;
-	failures: Map<number, NodeOperationError>;
-}> {
+) {
 	const { setup, ledger, rows: identities } = texts;
 	const { operation, settings, record } = setup;
 	const rowsOfId = new Map<string, Set<string>>();
@@ -44,12 +40,10 @@ export async function recordRowsAsSent(
 		(async (found: string[]) => {
 			const confirmed = new Set<string>();
 			const toRead = [...found];
-			const itemsOf = (identity: string) =>
-				valid.filter((_item, position) => rows[position].identity === identity);
 			// The reads go out as the run's requests do: at most Max Concurrent Requests at once.
 			const worker = async () => {
 				for (let identity = toRead.shift(); identity !== undefined; identity = toRead.shift()) {
-					const items = itemsOf(identity);
+					const items = valid.filter((_item, position) => rows[position].identity === identity);
 					const { id } = rows[valid.indexOf(items[0])];
 					const { prepared } = ledger.checked[items[0]];
 					const answer = await migration.readFormerRow(confirmFormerRow, prepared!, id, read);

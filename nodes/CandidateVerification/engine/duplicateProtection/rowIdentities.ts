@@ -2,7 +2,7 @@ import type { CheckedItem } from '../checkItems';
 import { rowIdentity } from './identity';
 import type { GateSetup } from './setup';
 
-/** The rows' identities of one run: each item's row, and which item of a row is sent. */
+/** The rows' identities of one run: each item's row, and the item of each row that is sent. */
 export class RowIdentities {
 	/** The identity of each item this run sends or records (the first of its row). */
 	readonly ofItem = new Map<number, string>();
@@ -24,35 +24,8 @@ export class RowIdentities {
 		const scope = declared?.scope?.(prepared!);
 		const formerRow = declared?.formerIdentity?.(prepared!);
 		const identity = rowIdentity(identityBase, row, duplicateKey, scope);
-		if (!sending) return identity;
 		const facts = { ...account, request, row, duplicateKey, scope, formerRow };
-		record.migration.note(identity, facts);
+		if (sending) record.migration.note(identity, facts);
 		return identity;
-	}
-
-	/**
-	 * Each row's first item is sent; an item with the same identity as an earlier one (`first`) is
-	 * a repeat, the same row twice (`stopAtRepeat`: the first one ends the plan). `settledBefore`: items an earlier try of n8n's
-	 * Retry On Fail settled, never sent again, whose repeats are still named.
-	 */
-	firstOfEachRow(indexes: number[], settledBefore: ReadonlySet<number>, stopAtRepeat: boolean) {
-		const rows: number[] = [];
-		const repeats: Array<{ itemIndex: number; first: number }> = [];
-		const firstItemOf = new Map<string, number>();
-		for (const itemIndex of indexes) {
-			const settled = settledBefore.has(itemIndex);
-			const identity = this.identityOf(itemIndex, !settled);
-			const first = firstItemOf.get(identity);
-			if (first === undefined) {
-				firstItemOf.set(identity, itemIndex);
-				if (settled) continue;
-				this.ofItem.set(itemIndex, identity);
-				rows.push(itemIndex);
-				continue;
-			}
-			repeats.push({ itemIndex, first });
-			if (stopAtRepeat) break;
-		}
-		return { rows, repeats };
 	}
 }

@@ -7,10 +7,7 @@ import type { DuplicateMode } from './fields';
 import type { RowFacts } from './migration';
 import type { SentRecord } from './record';
 
-/**
- * What duplicate protection is made of for one run, read and checked once (DuplicateProtection,
- * protection.ts) and handed to the run's gate (ProtectionGate, gate.ts) and its parts.
- */
+/** What a run's gate and its parts are made of, read and checked once (DuplicateProtection). */
 export interface GateSetup {
 	context: IExecuteFunctions;
 	operation: OperationDefinition;
@@ -22,11 +19,6 @@ export interface GateSetup {
 	/** The account and operation rows are sent with, for their former identities (migration.ts). */
 	account: Pick<RowFacts, 'environment' | 'credentialId' | 'baseUrl' | 'method' | 'path'>;
 	waitMs: number;
-	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
-	claimLimit: number;
-	/**
-	 * Each item's Duplicate Key and, Record Rows as Sent, the ID the user found at the service: read
-	 * by the all-items check (DuplicateProtection.readItem).
-	 */
+	/** Each item's Duplicate Key and, Record Rows as Sent, its ID found (DuplicateProtection.readItem). */
 	itemKeys: Array<{ duplicateKey?: string; idFound?: string }>;
 }
