@@ -23,7 +23,7 @@ const hashes = [
 ];
 const value = JSON.stringify({ mode: 'entries', data: hashes });
 // BENCH_FORMER_ROWS_GONE=1: the workflow's static data is set to say n8n has trimmed the node's 0.3.x
-// rows and its lookups' values (engine/duplicateProtection/formerIdentities.ts, the 0.3.x entry);
+// rows and its lookups' values (engine/duplicateProtection/migration.ts, the 0.3.x entry);
 // otherwise it is left as it is.
 const formerRowsGone = process.env.BENCH_FORMER_ROWS_GONE === '1';
 const staticData = JSON.stringify({

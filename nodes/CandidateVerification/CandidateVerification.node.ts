@@ -7,15 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as file from './actions/file/File.resource';
-import * as form from './actions/form/Form.resource';
-import * as instantKyc from './actions/instantKyc/InstantKyc.resource';
-import * as profile from './actions/profile/Profile.resource';
-import * as purpose from './actions/purpose/Purpose.resource';
-import { router } from './actions/router';
-import * as transaction from './actions/transaction/Transaction.resource';
-import * as verification from './actions/verification/Verification.resource';
-import * as webhookConfig from './actions/webhookConfig/WebhookConfig.resource';
+import { RESOURCES, resourceOptions, router, type ResourceValue } from './actions/router';
 import { requestOptionsProperty } from './engine/requestOptions';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { subtitleExpression } from './helpers/subtitle';
@@ -32,34 +24,19 @@ function operationsFirst(properties: INodeProperties[]): INodeProperties[] {
 	];
 }
 
+/** The resource a new node opens on. */
+const defaultResource: ResourceValue = 'profile';
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: [
-			{ name: 'File', value: 'file' },
-			{ name: 'Form', value: 'form' },
-			{ name: 'Instant KYC', value: 'instantKyc' },
-			{ name: 'Profile (Candidate)', value: 'profile' },
-			{ name: 'Purpose', value: 'purpose' },
-			{ name: 'Transaction', value: 'transaction' },
-			{ name: 'Verification', value: 'verification' },
-			{ name: 'Webhook Config', value: 'webhookConfig' },
-		],
-		default: 'profile',
+		options: resourceOptions(),
+		default: defaultResource,
 	},
-	...operationsFirst([
-		...form.description,
-		...profile.description,
-		...verification.description,
-		...file.description,
-		...webhookConfig.description,
-		...purpose.description,
-		...transaction.description,
-		...instantKyc.description,
-	]),
+	...operationsFirst(Object.values(RESOURCES).flatMap((resource) => resource.description)),
 	requestOptionsProperty,
 ];
 
@@ -72,7 +49,7 @@ export class CandidateVerification implements INodeType {
 			dark: 'file:../../icons/candidateVerification.dark.svg',
 		},
 		group: ['transform'],
-		// Version 2 (issue 34): every check the provider documents, typed, in Verification → Submit;
+		// Version 2: every check the provider documents, typed, in Verification → Submit;
 		// version 1 keeps the meanings saved workflows were built with (docs/operations.md).
 		version: [1, 2],
 		defaultVersion: 2,

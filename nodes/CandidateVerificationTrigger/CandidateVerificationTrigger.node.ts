@@ -17,7 +17,8 @@ import {
 	type NotificationFilters,
 } from './helpers/filters';
 import { addTransactionDetails, notificationItem } from './helpers/payload';
-import { CHECK_STATES, NOTIFICATION_CHECK_OPTIONS } from '../shared/constants';
+import { CHECK_STATES } from '../shared/enums';
+import { NOTIFICATION_CHECK_OPTIONS } from '../shared/checks';
 
 const FILTERED = {
 	webhookResponse: { message: 'Notification received; not one this workflow starts on' },

@@ -5,7 +5,7 @@ import {
 	whereToCheck,
 	type ErrorText,
 } from '../../nodes/CandidateVerification/engine/duplicateProtection/messages';
-import { ACTIONS } from '../../nodes/shared/actions';
+import { operation as profileCreateOperation } from '../../nodes/CandidateVerification/actions/profile/create.operation';
 
 /** Profile → Create's default Timeout (ms) and Retries on Transient Failures. */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -43,7 +43,7 @@ export function profileInDoubt(
 	}: { retries?: number; stops?: boolean; waitedSeconds?: number } = {},
 ): ErrorText {
 	return heldInDoubt({
-		label: ACTIONS.profileCreate,
+		label: profileCreateOperation.label,
 		itemIndex,
 		waitedSeconds,
 		whereToCheck: PROFILE_WHERE_TO_CHECK,

@@ -8,6 +8,7 @@ import {
 	CREDENTIAL_BASE_URL,
 } from '../../credentials/CandidateVerificationApi.credentials';
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import { RESOURCES } from '../../nodes/CandidateVerification/actions/router';
 import { baseUrlFromCredentials } from '../../nodes/shared/transport';
 import { TEST_API_KEY, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { ACTION_NODE_TYPE, createAdditionalData, nodeTypes } from '../harness/environment';
@@ -219,7 +220,7 @@ describe('Node description', () => {
 		});
 	});
 
-	it('offers every operation of the contract plus the documented extras', () => {
+	it('offers every operation the resource modules declare, the contract’s and the documented extras among them', () => {
 		const operations = description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) =>
@@ -227,8 +228,13 @@ describe('Node description', () => {
 					(option) => `${property.displayOptions?.show?.resource?.[0]}:${option.value}`,
 				),
 			);
-		expect(operations.sort()).toEqual(
-			[
+		const declared = Object.entries(RESOURCES).flatMap(([resource, { operations: ofResource }]) =>
+			Object.keys(ofResource).map((operation) => `${resource}:${operation}`),
+		);
+		expect([...operations].sort()).toEqual(declared.sort());
+		// A floor: a new operation or resource needs no edit here, a lost one fails.
+		expect(operations).toEqual(
+			expect.arrayContaining([
 				'file:download',
 				'file:getDownloadToken',
 				'file:getSignedUrl',
@@ -250,7 +256,7 @@ describe('Node description', () => {
 				'verification:submit',
 				'webhookConfig:create',
 				'webhookConfig:update',
-			].sort(),
+			]),
 		);
 	});
 });

@@ -496,7 +496,7 @@ describe('Resolving rows and what a row’s answer means', () => {
 			.reply(200, (_uri, body) => success({ transactionId: `TXN-${(body as IDataObject).name}` }));
 		const rows = freshRows(5);
 		// 1 in flight: 2 rows claimed ahead at most, so (2 + 2) × 2 = 8 values are kept, and the mark of
-		// the lookups of keys recorded before 0.5.0 (formerIdentities.ts). Node version 2: a version 1
+		// the lookups of keys recorded before 0.5.0 (migration.ts). Node version 2: a version 1
 		// node's lookups of 0.3.x rows may leave up to a run's claimed rows more.
 		const bounded = {
 			...createProfile,

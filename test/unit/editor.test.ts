@@ -3,11 +3,19 @@ import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow'
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../nodes/CandidateVerification/CandidateVerification.node';
+import { RESOURCES } from '../../nodes/CandidateVerification/actions/router';
+import { typedCheckFor } from '../../nodes/CandidateVerification/actions/verification/checks';
 import { ACTIONS } from '../../nodes/shared/actions';
+import { CHECKS, sentName } from '../../nodes/shared/checks';
 import { ACTION_NODE_TYPE, nodeTypes } from '../harness/environment';
 
 const { description } = new CandidateVerification();
 const properties = description.properties;
+
+/** The catalogue's checks a form lists (nodes/shared/checks.ts): version 1's Check lists. */
+const FORM_CHECKS = CHECKS.filter(({ onForm }) => onForm);
+/** The form's checks that take their data as JSON on version 1 (no typed check there). */
+const JSON_CHECKS = FORM_CHECKS.filter(({ name }) => !typedCheckFor(name, 1));
 
 function optionsOf(name: string, resource: string): INodePropertyOptions[] {
 	const property = properties.find(
@@ -29,13 +37,23 @@ function nodeWith(parameters: INode['parameters'], typeVersion = 1): INode {
 	};
 }
 
-/** The options of a Check list on one node version. */
+/** The options of a Check list on one node version (its version gate evaluated as n8n does). */
 function checkOptionsOf(resource: string, typeVersion: number): INodePropertyOptions[] {
 	const property = properties.find(
 		(candidate) =>
 			candidate.name === 'verificationName' &&
 			candidate.displayOptions?.show?.resource?.includes(resource) &&
-			candidate.displayOptions?.show?.['@version']?.includes(typeVersion),
+			NodeHelpers.displayParameter(
+				{},
+				{
+					...candidate,
+					displayOptions: {
+						show: { '@version': candidate.displayOptions?.show?.['@version'] ?? [] },
+					},
+				},
+				{ typeVersion },
+				description,
+			),
 	);
 	return (property?.options ?? []) as INodePropertyOptions[];
 }
@@ -66,7 +84,7 @@ describe('Editor: what a no-code user sees', () => {
 			['skippableChecks', 'form'],
 		]) {
 			const options = optionsOf(name, resource);
-			expect(options.length).toBe(29);
+			expect(options.length).toBe(FORM_CHECKS.length);
 			const labels = options.map((option) => option.name);
 			expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
 			for (const option of options) {
@@ -83,7 +101,8 @@ describe('Editor: what a no-code user sees', () => {
 		expect(description.defaultVersion).toBe(2);
 		for (const resource of ['verification', 'transaction']) {
 			const options = checkOptionsOf(resource, 2);
-			expect(options).toHaveLength(30);
+			// Every check of the catalogue, each by the name version 2 sends.
+			expect(options).toHaveLength(CHECKS.length);
 			const labels = options.map((option) => option.name);
 			expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
 			for (const option of options) {
@@ -165,21 +184,32 @@ describe('Editor: what a no-code user sees', () => {
 		expect(subtitleFor(parameters)).toBe(subtitle);
 	});
 
-	it('every action is the one named constant its errors use, and says whether it changes anything', () => {
+	it('every action is the label its operation declares and its errors use, and says whether it changes anything', () => {
 		const operations = properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => property.options as INodePropertyOptions[]);
-		expect(operations.map((operation) => operation.action).sort()).toEqual(
-			Object.values(ACTIONS).sort(),
+		const labels = Object.values(RESOURCES).flatMap(({ operations: declared }) =>
+			Object.values(declared).map(({ operation }) => operation.label),
 		);
+		expect(operations.map((operation) => operation.action).sort()).toEqual(labels.sort());
+		expect(new Set(labels).size).toBe(labels.length);
+		// The labels the trigger uses too (nodes/shared/actions.ts) are the operations' own.
+		expect(labels).toEqual(expect.arrayContaining(Object.values(ACTIONS)));
 		for (const operation of operations) {
 			expect(operation.description?.length ?? 0).toBeGreaterThan(30);
 		}
+		// The operations that create or change something at the service declare the ID it returns.
+		const changing = Object.values(RESOURCES).flatMap(({ operations: declared }) =>
+			Object.values(declared)
+				.filter(({ operation }) => operation.acceptedIdField)
+				.map(({ operation }) => operation.label),
+		);
 		const creating = operations.filter((operation) =>
 			/^(Create|Add|Submit|Upload|Update)/.test(operation.action ?? ''),
 		);
-		expect(creating).toHaveLength(6);
-		for (const operation of creating) {
+		expect(creating.length).toBeGreaterThan(0);
+		expect(changing).toEqual(expect.arrayContaining(creating.map(({ action }) => action)));
+		for (const operation of operations.filter(({ action }) => changing.includes(String(action)))) {
 			expect(operation.description).toMatch(/creates?|create a|repoint|replaces|to the service/i);
 		}
 	});
@@ -209,7 +239,7 @@ describe('Editor: what a no-code user sees', () => {
 		const checks = dataFields.flatMap(
 			(field) => field.displayOptions?.show?.verificationName as string[],
 		);
-		expect(checks).toHaveLength(23);
+		expect([...checks].sort()).toEqual(JSON_CHECKS.map(({ name }) => name).sort());
 		expect(checks).not.toContain('bgv-twelfth');
 		const placeholderOf = (check: string) =>
 			dataFields.find((field) => field.displayOptions?.show?.verificationName?.includes(check))
@@ -238,11 +268,19 @@ describe('Editor: what a no-code user sees', () => {
 				field.displayOptions?.show?.verificationName,
 				field.displayOptions?.show?.['@version'],
 			]);
-		expect(versionOneOnly).toEqual([
-			[['bgv-degree'], [1]],
-			[['bgv-local-address-digital'], [1]],
-			[['bgv-permanent-address-digital'], [1]],
-		]);
+		const typedOnTwo = JSON_CHECKS.filter((check) => typedCheckFor(sentName(check, 2), 2)).map(
+			({ name }) => [[name], [1]],
+		);
+		expect(typedOnTwo).toEqual(
+			expect.arrayContaining([
+				[['bgv-degree'], [1]],
+				[['bgv-local-address-digital'], [1]],
+				[['bgv-permanent-address-digital'], [1]],
+			]),
+		);
+		const byCheck = (one: unknown[], other: unknown[]) =>
+			String(one[0]).localeCompare(String(other[0]));
+		expect([...versionOneOnly].sort(byCheck)).toEqual(typedOnTwo.sort(byCheck));
 		const shownFor = (name: string) =>
 			properties
 				.filter((property) => property.name === name)
@@ -305,49 +343,60 @@ describe('File → Upload: File Category', () => {
 	it('lists readable names, sorted, and sends the service’s value unchanged', () => {
 		const { description } = new CandidateVerification();
 		const category = description.properties.find((property) => property.name === 'fileCategory');
-		expect(category?.options).toEqual([
-			{ name: '10th Education', value: 'bgv-tenth', description: 'Check name: bgv-tenth' },
-			{ name: '12th Education', value: 'bgv-twelfth', description: 'Check name: bgv-twelfth' },
-			{ name: 'Credit (CIBIL)', value: 'bgv-cibil', description: 'Check name: bgv-cibil' },
-			{
-				name: 'Criminal Court Record',
-				value: 'bgv-criminal',
-				description: 'Check name: bgv-criminal',
-			},
-			{ name: 'Degree or Marksheet', value: 'bgv-degree', description: 'Check name: bgv-degree' },
-			{ name: 'Employment', value: 'bgv-employment', description: 'Check name: bgv-employment' },
-			{
-				name: 'Local Address (Digital)',
-				value: 'bgv-local-address-digital',
-				description: 'Check name: bgv-local-address-digital',
-			},
-			{
-				name: 'Local Address (Postal)',
-				value: 'bgv-local-address-postal',
-				description: 'Check name: bgv-local-address-postal',
-			},
-			{
-				name: 'Permanent Address (Digital)',
-				value: 'bgv-permanent-address-digital',
-				description: 'Check name: bgv-permanent-address-digital',
-			},
-			{
-				name: 'Permanent Address (Postal)',
-				value: 'bgv-permanent-address-postal',
-				description: 'Check name: bgv-permanent-address-postal',
-			},
-			{
-				name: 'Police Clearance Certificate',
-				value: 'bgv-police-clearance-certificate',
-				description: 'Check name: bgv-police-clearance-certificate',
-			},
-			{
-				name: 'Police Verification',
-				value: 'bgv-police-verification',
-				description:
-					'Police verification at the candidate’s address. Verification → Submit version 1 sends the clearance certificate (bgv-police-clearance-certificate) for it. Check name: bgv-police-verification',
-			},
-		]);
+		const options = (category?.options ?? []) as INodePropertyOptions[];
+		// The catalogue's checks with an upload category, sorted by name.
+		expect(options.map(({ value }) => value).sort()).toEqual(
+			CHECKS.filter(({ uploadCategory }) => uploadCategory)
+				.map(({ name }) => name)
+				.sort(),
+		);
+		const names = options.map(({ name }) => name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		expect(options).toEqual(
+			expect.arrayContaining([
+				{ name: '10th Education', value: 'bgv-tenth', description: 'Check name: bgv-tenth' },
+				{ name: '12th Education', value: 'bgv-twelfth', description: 'Check name: bgv-twelfth' },
+				{ name: 'Credit (CIBIL)', value: 'bgv-cibil', description: 'Check name: bgv-cibil' },
+				{
+					name: 'Criminal Court Record',
+					value: 'bgv-criminal',
+					description: 'Check name: bgv-criminal',
+				},
+				{ name: 'Degree or Marksheet', value: 'bgv-degree', description: 'Check name: bgv-degree' },
+				{ name: 'Employment', value: 'bgv-employment', description: 'Check name: bgv-employment' },
+				{
+					name: 'Local Address (Digital)',
+					value: 'bgv-local-address-digital',
+					description: 'Check name: bgv-local-address-digital',
+				},
+				{
+					name: 'Local Address (Postal)',
+					value: 'bgv-local-address-postal',
+					description: 'Check name: bgv-local-address-postal',
+				},
+				{
+					name: 'Permanent Address (Digital)',
+					value: 'bgv-permanent-address-digital',
+					description: 'Check name: bgv-permanent-address-digital',
+				},
+				{
+					name: 'Permanent Address (Postal)',
+					value: 'bgv-permanent-address-postal',
+					description: 'Check name: bgv-permanent-address-postal',
+				},
+				{
+					name: 'Police Clearance Certificate',
+					value: 'bgv-police-clearance-certificate',
+					description: 'Check name: bgv-police-clearance-certificate',
+				},
+				{
+					name: 'Police Verification',
+					value: 'bgv-police-verification',
+					description:
+						'Police verification at the candidate’s address. Verification → Submit version 1 sends the clearance certificate (bgv-police-clearance-certificate) for it. Check name: bgv-police-verification',
+				},
+			]),
+		);
 	});
 });
 

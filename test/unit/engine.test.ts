@@ -14,7 +14,7 @@ import {
 	sentWithoutAnswerInEarlierTry,
 	type RestFacts,
 } from '../../nodes/CandidateVerification/engine/messages';
-import { ACTIONS } from '../../nodes/shared/actions';
+import { operation as profileCreateOperation } from '../../nodes/CandidateVerification/actions/profile/create.operation';
 import { PROFILE_LOST_ANSWER_ADVICE } from '../harness/advice';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { outputJson, runActionNode } from '../harness/run-node';
@@ -132,7 +132,7 @@ describe("n8n's Retry On Fail never sends an accepted item again", () => {
 			'Candidate 2',
 		]);
 		const { message } = sentWithoutAnswerInEarlierTry(
-			ACTIONS.profileCreate,
+			profileCreateOperation.label,
 			1,
 			PROFILE_LOST_ANSWER_ADVICE,
 		);
@@ -153,7 +153,11 @@ describe("n8n's Retry On Fail never sends an accepted item again", () => {
 			'Candidate 1',
 			'Candidate 2',
 		]);
-		const { message } = sentWithoutAnswerInEarlierTry(ACTIONS.profileCreate, 1, LOST_ANSWER_ADVICE);
+		const { message } = sentWithoutAnswerInEarlierTry(
+			profileCreateOperation.label,
+			1,
+			LOST_ANSWER_ADVICE,
+		);
 		expect(result.error?.message).toBe(message);
 	});
 

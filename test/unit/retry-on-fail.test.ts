@@ -22,7 +22,12 @@ import {
 	sentWithoutAnswerInEarlierTry,
 	TRIES_NOT_TOLD,
 } from '../../nodes/CandidateVerification/engine/messages';
-import { ACTIONS } from '../../nodes/shared/actions';
+import { operation as formCreateOperation } from '../../nodes/CandidateVerification/actions/form/create.operation';
+import { operation as webhookConfigCreateOperation } from '../../nodes/CandidateVerification/actions/webhookConfig/create.operation';
+import { operation as submitOperation } from '../../nodes/CandidateVerification/actions/verification/submit.operation';
+import { operation as verifyPanOperation } from '../../nodes/CandidateVerification/actions/instantKyc/verifyPan.operation';
+import { operation as profileCreateOperation } from '../../nodes/CandidateVerification/actions/profile/create.operation';
+import { operation as resolveInsufficiencyOperation } from '../../nodes/CandidateVerification/actions/verification/resolveInsufficiency.operation';
 import { addNodeType } from '../harness/environment';
 import { outputJson, runActionNode, type NodeRunResult } from '../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
@@ -63,7 +68,7 @@ const trailingNumber = (text: unknown) => Number(String(text).split(/[ /-]/).pop
 
 const GUARDED: Record<string, Guarded> = {
 	'Profile → Create': {
-		label: ACTIONS.profileCreate,
+		label: profileCreateOperation.label,
 		path: `${V}/ekyc-forms/${FORM_ID}/diy-candidate`,
 		parameters: {
 			resource: 'profile',
@@ -79,7 +84,7 @@ const GUARDED: Record<string, Guarded> = {
 		whereToCheck: () => protectionSays.whereToCheck([undefined]),
 	},
 	'Form → Create': {
-		label: ACTIONS.formCreate,
+		label: formCreateOperation.label,
 		path: `${V}/ekyc-forms`,
 		parameters: {
 			resource: 'form',
@@ -99,7 +104,7 @@ const GUARDED: Record<string, Guarded> = {
 		whereToCheck: () => protectionSays.whereToCheck([undefined]),
 	},
 	'Webhook Config → Create': {
-		label: ACTIONS.webhookConfigCreate,
+		label: webhookConfigCreateOperation.label,
 		path: `${V}/webhook-config`,
 		parameters: {
 			resource: 'webhookConfig',
@@ -114,7 +119,7 @@ const GUARDED: Record<string, Guarded> = {
 		whereToCheck: () => protectionSays.whereToCheck([undefined]),
 	},
 	'Verification → Submit': {
-		label: ACTIONS.verificationSubmit,
+		label: submitOperation.label,
 		path: `${V}/bgv/diy`,
 		parameters: {
 			resource: 'verification',
@@ -134,7 +139,7 @@ const GUARDED: Record<string, Guarded> = {
 		whereToCheck: (row) => protectionSays.whereToCheck([`TXN-${row}`], 'transactionStatus'),
 	},
 	'Verification → Resolve Insufficiency': {
-		label: ACTIONS.verificationResolveInsufficiency,
+		label: resolveInsufficiencyOperation.label,
 		path: `${V}/bgv/insufficiency`,
 		parameters: {
 			resource: 'verification',
@@ -343,7 +348,7 @@ describe('n8n’s Retry On Fail on a billed call under On Error → Continue (us
 		expect(result.items.map(({ pairedItem }) => pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(paired(result, result.errorItems)).toEqual([
 			{
-				json: onErrorOutput({ pan: pans[2] }, lostInEarlierTry(ACTIONS.instantKycVerifyPan, 2)),
+				json: onErrorOutput({ pan: pans[2] }, lostInEarlierTry(verifyPanOperation.label, 2)),
 				pairedItem: { item: 2 },
 			},
 		]);

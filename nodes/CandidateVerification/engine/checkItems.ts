@@ -6,12 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import {
-	DUPLICATE_KEY,
-	DUPLICATE_MODES,
-	ID_FOUND,
-	type DuplicateMode,
-} from './duplicateProtection/fields';
 import { ExpressionBatch } from './expressions';
 import { ItemInput, problemLine, type Problem } from './itemInput';
 import type { OperationDefinition, PreparedRequest } from './operation';
@@ -27,14 +21,8 @@ const NOTHING_SENT =
 const CHECK_SLICE_MS = 20;
 export interface CheckedItem {
 	prepared?: PreparedRequest;
-	/** Duplicate Key, when the node's duplicate protection uses one. */
-	duplicateKey?: string;
-	/** Duplicate Protection → Record Rows as Sent: the ID the user found at the service. */
-	idFound?: string;
 	problems: Problem[];
 }
-
-const ID_FOUND_LABEL = 'ID Found at the Service';
 
 export function problemsError(context: IExecuteFunctions, problems: Problem[], allItems: boolean) {
 	const itemIndexes = [...new Set(problems.map((problem) => problem.itemIndex))];
@@ -61,8 +49,8 @@ export async function checkAllItems(
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 	credentials: ICredentialDataDecryptedObject,
-	/** The run's Duplicate Protection mode; undefined when it is Off or the operation has none. */
-	duplicateMode: DuplicateMode | undefined,
+	/** Reads what else the run needs of an item (duplicate protection's keys) with its fields. */
+	readAlso?: (input: ItemInput) => void,
 ): Promise<CheckedItem[]> {
 	const started = Date.now();
 	const timezone = context.getTimezone();
@@ -78,15 +66,9 @@ export async function checkAllItems(
 		}
 		const input = new ItemInput(context, itemIndex, item, timezone, batch, credentials);
 		const prepared = operation.build(input);
-		const duplicateKey = duplicateMode
-			? input.optionalText('Duplicate Key', input.param(DUPLICATE_KEY, 'Duplicate Key', ''))
-			: undefined;
-		const idFound =
-			duplicateMode === DUPLICATE_MODES.recordAsSent
-				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
-				: undefined;
+		readAlso?.(input);
 		input.settle();
-		checked.push({ prepared, duplicateKey, idFound, problems: input.problems });
+		checked.push({ prepared, problems: input.problems });
 	}
 	// Read by `npm run bench` (N8N_LOG_LEVEL=debug) to report what the check costs in a run.
 	context.logger.debug(

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { columnKey, MAP_AUTOMATICALLY, MAPPING_MODE } from '../helpers/mapping';
+import { columnKey, MAP_AUTOMATICALLY, MAPPING_MODE } from './mapping';
 import type { ExpressionBatch, ExpressionContext } from './expressions';
 
 export type { ExpressionContext } from './expressions';

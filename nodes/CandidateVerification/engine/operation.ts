@@ -10,41 +10,12 @@ import type {
 } from 'n8n-workflow';
 
 import type { RefusalExplanation, ServiceEnvelope } from '../../shared/transport/errors';
-import type { SeenAt } from './duplicateProtection/messages';
+import type { ProtectionDeclaration } from './duplicateProtection/declaration';
 import type { ItemInput } from './itemInput';
+import type { PreparedRequest } from './prepared';
 
-/** What the all-items check prepared for one valid item. */
-export interface PreparedRequest {
-	body?: IDataObject;
-	qs?: IDataObject;
-	/** Values for `:name` placeholders of the operation's path, already validated. */
-	pathParameters?: Record<string, string>;
-	/** Validated values the output repeats (so they are not read a second time). */
-	echo?: IDataObject;
-	/** Values a read about the row takes beside its ID, never sent (e.g. the Organisation ID). */
-	readWith?: IDataObject;
-}
-
-/** A read of the service, as the engine sends it with the run's credential and settings. */
-export type ServiceRead = Pick<IHttpRequestOptions, 'method' | 'url' | 'qs'>;
-
-/**
- * Record Rows as Sent, a row found under a wider former identity (its Duplicate Key before 0.5.0,
- * which counted across the operation's scope): the service is asked what the ID given belongs to,
- * and the row is recorded only when the answer names the row's own scope (Profile: its form).
- */
-export interface FormerRowConfirmation {
-	/** What is compared, as the texts name it (e.g. "form"). */
-	what: string;
-	/** The row's own value (its form ID). */
-	ownValue(prepared: PreparedRequest): string;
-	/** How the texts name the read (its action name). */
-	readLabel: string;
-	/** The read of the ID given, or what it lacks (e.g. "Organisation ID"). */
-	read(prepared: PreparedRequest, id: string): ServiceRead | { lacks: string };
-	/** The values the answer's data names (its form IDs): none when it names none. */
-	valuesIn(data: IDataObject): string[];
-}
+export type { PreparedRequest, ServiceRead } from './prepared';
+export type { FormerRowConfirmation } from './duplicateProtection/declaration';
 
 /**
  * A request the live service may take in either of two shapes: the contract's (the operation's
@@ -110,6 +81,12 @@ export interface OperationDefinition {
 	method: IHttpRequestMethods;
 	/** `:name` placeholders are filled from the checked item's pathParameters. */
 	path: string;
+	/**
+	 * Offers Mapping Mode (engine/mapping.ts): Map Automatically reads the operation's mapped fields
+	 * from the item's columns of their names. The Mapping Mode field is shown for the operations that
+	 * declare it (helpers/descriptions.ts, mappingModeFor).
+	 */
+	mappingMode?: true;
 	/** Checks and normalises one item; records problems on `input` instead of throwing. */
 	build(input: ItemInput): PreparedRequest;
 	/** Per-item work after the check that needs I/O (reading a file, a first request). */
@@ -132,34 +109,10 @@ export interface OperationDefinition {
 	 */
 	acceptedIdField?: string;
 	/**
-	 * The accepted ID is one the item gives (Submit's and Resolve's transaction ID), not one the
-	 * service makes: several rows share it by design (the checks of one candidate), so Record Rows as
-	 * Sent takes one ID on several rows.
+	 * Creates something (a charge, an invitation): rows sent by earlier executions are not sent again,
+	 * as the operation declares its rows (duplicateProtection/declaration.ts).
 	 */
-	idFromInput?: true;
-	/** Where a person sees whether the service has a row, by its transaction ID (texts in doubt). */
-	seenAt?: SeenAt;
-	/** See FormerRowConfirmation: Record Rows as Sent checks a row keyed before 0.5.0 at the service. */
-	confirmFormerRow?: FormerRowConfirmation;
-	/**
-	 * The check a row submits (its transaction and name): a row keyed before 0.5.0 may be another
-	 * check's, and the transaction ID cannot tell, so a person reads this check before recording it.
-	 */
-	checkOf?(prepared: PreparedRequest): { transactionId: string; check: string };
-	/** Creates something (a charge, an invitation): rows sent by earlier executions are not sent again. */
-	protectedFromDuplicates?: true;
-	/** What makes two rows the same row at the service (duplicate protection); default: the request. */
-	identity?(prepared: PreparedRequest): unknown;
-	/**
-	 * What a Duplicate Key tells rows apart within (the form; the transaction and check…): always part
-	 * of a keyed row's identity, so one key never makes rows of two forms or checks one row.
-	 */
-	scope?(prepared: PreparedRequest): unknown;
-	/**
-	 * The row as 0.4.x identified it, where its `identity` changed since (Resolve: without document
-	 * URLs): rows recorded then are looked up under it and held in doubt (formerIdentities.ts).
-	 */
-	formerIdentity?(prepared: PreparedRequest): unknown;
+	duplicateProtection?: ProtectionDeclaration;
 	/**
 	 * The service may take the body in another shape too (the provider's current page beside the
 	 * contract): the shape it takes is learned once per credential and process (engine/requestShapes.ts).

@@ -3,6 +3,7 @@ import type { INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-w
 import type { AcceptedItem } from './acceptedMemory';
 import type { CheckedItem } from './checkItems';
 import type { OperationDefinition } from './operation';
+import type { SendGate } from './sendGate';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
@@ -53,9 +54,24 @@ export class RunLedger {
 		this.failures.set(itemIndex, { error, answerLost: false, heldInDoubt: true });
 	}
 
-	/** A failure with On Error → Stop, or the execution was cancelled. */
-	get stopped(): boolean {
+	/**
+	 * The run stopped: a failure with On Error → Stop, the execution was cancelled, or the gate (when
+	 * there is one) halted or holds a row in doubt with Stop. Nothing more is sent.
+	 */
+	stopped(gate?: Pick<SendGate, 'halted' | 'heldUnderStop'>): boolean {
 		const stopOnFailure = this.failures.size > 0 && !this.continueOnFail;
-		return stopOnFailure || this.abortSignal?.aborted === true;
+		const gateStopped = gate !== undefined && (gate.halted || gate.heldUnderStop.size > 0);
+		return stopOnFailure || this.abortSignal?.aborted === true || gateStopped;
+	}
+
+	/**
+	 * The items of `toSend` never sent: not started, not failed, and not answered by the gate's record
+	 * (`skipped`: sent before or in doubt).
+	 */
+	notSent(toSend: number[], skipped: ReadonlySet<number> = new Set()): number[] {
+		const { started, failures } = this;
+		return toSend.filter(
+			(index) => !started.has(index) && !failures.has(index) && !skipped.has(index),
+		);
 	}
 }

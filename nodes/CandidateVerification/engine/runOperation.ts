@@ -38,7 +38,7 @@ export async function runOperation(
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	let protection: DuplicateProtection | undefined;
 	try {
-		protection = operation.protectedFromDuplicates
+		protection = operation.duplicateProtection
 			? DuplicateProtection.open(
 					this,
 					operation,
@@ -56,7 +56,7 @@ export async function runOperation(
 	}
 	const passedThrough = await protection?.runModeWithoutRows(items);
 	if (passedThrough) return passedThrough;
-	const checked = await checkAllItems(this, operation, items, credentials, protection?.mode);
+	const checked = await checkAllItems(this, operation, items, credentials, protection?.readItem);
 
 	const problems = checked.flatMap((item) => item.problems);
 	if (problems.length > 0 && !continueOnFail) throw problemsError(this, problems, true);
@@ -103,13 +103,10 @@ export async function runOperation(
 
 	await sender.sendAll(toSend, items);
 	await gate?.settle();
-	sender.writeRowsHeldInDoubt();
 
 	if (gate?.storeFailure !== undefined) {
-		const { skipped, notClaimed } = gate;
-		const notSent = toSend.filter(
-			(index) => !ledger.started.has(index) && (!skipped.has(index) || notClaimed.has(index)),
-		);
+		// Before the rows held in doubt are written as failures: the store's error names them not sent.
+		const notSent = ledger.notSent(toSend, gate.skipped);
 		const error = gate.storeError(notSent);
 		if (!continueOnFail) {
 			sender.keepForNextTry();
@@ -125,10 +122,10 @@ export async function runOperation(
 			outputs[itemIndex] = sender.errorOutput(error, itemIndex, { ...withId, description });
 		}
 	}
+	sender.writeRowsHeldInDoubt();
 	if (ledger.failures.size > 0 && !continueOnFail) {
 		sender.keepForNextTry();
-		const notSent = toSend.filter((index) => !gate?.skipped.has(index));
-		throw sender.stopError(notSent);
+		throw sender.stopError(ledger.notSent(toSend, gate?.skipped));
 	}
 	const output = outputs.flat();
 	// Under Continue, n8n's Retry On Fail runs the node again when its first output item carries an

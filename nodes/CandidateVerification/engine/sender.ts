@@ -113,7 +113,7 @@ export class Sender {
 		this.creates = operation.acceptedIdField !== undefined;
 		this.sentOnce = this.creates || operation.billedPerCall === true;
 		this.lostKeptForTries =
-			operation.protectedFromDuplicates === true || operation.billedPerCall === true;
+			operation.duplicateProtection !== undefined || operation.billedPerCall === true;
 		this.memory = AcceptedMemory.of(context, this.node, this.sentOnce);
 		const { id, name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 		const credentialsDecrypted: ICredentialsDecrypted = {
@@ -143,14 +143,6 @@ export class Sender {
 		return acceptedIdOf(this.operation, output);
 	}
 
-	/** A failure with Stop or a cancel (the ledger), the gate's store failed, or it held a row with Stop. */
-	get stopped(): boolean {
-		const { gate } = this;
-		return (
-			this.ledger.stopped || (gate !== undefined && (gate.halted || gate.heldUnderStop.size > 0))
-		);
-	}
-
 	/**
 	 * With On Error → Continue: the item n8n routes to the error output. n8n (1.x and 2.x) routes an
 	 * item there only when its JSON is its error alone: on that output the advice follows the message
@@ -173,7 +165,7 @@ export class Sender {
 			let next = 0;
 			const worker = async (_: unknown, workerIndex: number) => {
 				let firstRequest = true;
-				while (next < batch.length && !this.stopped) {
+				while (next < batch.length && !ledger.stopped(gate)) {
 					const itemIndex = batch[next++];
 					if (gate && !(await this.passes(gate, itemIndex))) continue;
 					if (firstRequest) {
@@ -181,7 +173,7 @@ export class Sender {
 						firstRequest = false;
 						await afterTurns(Math.floor(workerIndex / REQUESTS_STARTED_PER_TURN));
 					}
-					if (this.stopped) return;
+					if (ledger.stopped(gate)) return;
 					ledger.started.add(itemIndex);
 					const output = await this.sendItem(
 						itemIndex,
@@ -193,7 +185,7 @@ export class Sender {
 				}
 			};
 			await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
-			if (this.stopped) return;
+			if (ledger.stopped(gate)) return;
 		}
 	}
 
@@ -431,17 +423,14 @@ export class Sender {
 
 	/**
 	 * The error a run stops with: the first failed item's, with what the service accepted (not
-	 * lost, not to be sent again), what may have reached it, and what was never sent.
+	 * lost, not to be sent again), what may have reached it, and what was never sent (`notSent`).
 	 */
-	stopError(indexes: number[]): NodeError {
+	stopError(notSent: number[]): NodeError {
 		const [firstIndex] = [...this.ledger.failures.keys()].sort((a, b) => a - b);
 		const { error } = this.ledger.failures.get(firstIndex)!;
 		const lines = [String(error.description ?? ''), ...say.acceptedLines(this.acceptedFacts())];
 		const lost = [...this.ledger.failures.entries()].filter(([, failure]) => failure.answerLost);
 		if (lost.length > 0) lines.push(say.noClearAnswer(lost.map(([index]) => index)));
-		const notSent = indexes.filter(
-			(index) => !this.ledger.started.has(index) && !this.ledger.failures.has(index),
-		);
 		if (notSent.length > 0) {
 			lines.push(say.notSentAfterStop(notSent, this.howToSendTheRest(lost.length > 0)));
 		}

@@ -1,4 +1,4 @@
-import { DIGITAL_ADDRESS_SUBMISSION_NAMES } from '../../shared/constants';
+import { DIGITAL_ADDRESS_SUBMISSION_NAMES } from '../../shared/checks';
 
 /**
  * A row's data without its document URLs (File → Upload returns a new URL for each upload):

@@ -5,7 +5,7 @@ import {
 	checkLabel,
 	checkLabelV2,
 	FORM_VERIFICATION_NAMES,
-} from '../../shared/constants';
+} from '../../shared/checks';
 
 /** Operations whose subtitle names the chosen check instead of the resource. */
 const CHECK_OPERATIONS: Record<string, string> = {

@@ -1,11 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import {
-	CHECK_FILTER_ALSO_MATCHES,
-	INSUFFICIENCY_RAISED,
-	INSUFFICIENCY_RESOLVED,
-	NOTIFICATION_CHECK_OPTIONS,
-} from '../../shared/constants';
+import { INSUFFICIENCY_RAISED, INSUFFICIENCY_RESOLVED } from '../../shared/enums';
+import { CHECK_FILTER_ALSO_MATCHES, NOTIFICATION_CHECK_OPTIONS } from '../../shared/checks';
 import { resolveCheckName } from './lookup';
 
 /**

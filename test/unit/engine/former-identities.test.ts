@@ -5,7 +5,7 @@ import {
 	FormerLookups,
 	type FormerIdentity,
 	type RowFacts,
-} from '../../../nodes/CandidateVerification/engine/duplicateProtection/formerIdentities';
+} from '../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import { rowIdentity } from '../../../nodes/CandidateVerification/engine/duplicateProtection/identity';
 
 const FACTS: RowFacts = {
@@ -37,7 +37,7 @@ const KEY_ONLY: FormerIdentity = {
 	ends: { marks: ['m:key-1', 'm:key-2'], stateKey: 'keyOnly' },
 };
 
-describe('Former identities (formerIdentities.ts)', () => {
+describe('Former identities (migration.ts)', () => {
 	it('0.3.x: a version 1 node looks rows up under the host and the request as sent; a version 2 node does not', () => {
 		const [former] = FORMER_IDENTITIES;
 		const v1 = new FormerLookups(staticData(), 'node-1', 1);
@@ -127,11 +127,7 @@ describe('Keys recorded before 0.5.0 (keyOnly)', () => {
 		const v2 = new FormerLookups(staticData(), 'node-1', 2);
 		v2.note('unscoped', FACTS);
 		v2.note('unkeyed', { ...keyed, duplicateKey: undefined });
-		expect([v2.wider('unscoped'), v2.wider('unkeyed'), v2.marks()]).toEqual([
-			[],
-			[],
-			[],
-		]);
+		expect([v2.wider('unscoped'), v2.wider('unkeyed'), v2.marks()]).toEqual([[], [], []]);
 		expect(rowIdentity(['base'], null, 'EMP-1', undefined)).toBe(
 			rowIdentity(['base'], { any: 1 }, 'EMP-1'),
 		);

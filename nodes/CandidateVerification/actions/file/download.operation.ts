@@ -11,14 +11,20 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { DOWNLOAD_FILE_PATH } from '../../../shared/constants';
 import { assertSuccessfulResponse, excerpt } from '../../../shared/transport/errors';
 import { privateFileUrlField, readFileUrl, storedByteCount } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
-const OPERATION_LABEL = ACTIONS.fileDownload;
+const OPERATION_LABEL = 'Download a private file';
 /** An error body is small; a body larger than this is not read into memory to explain an error. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+export const option: OperationOption = {
+	name: 'Download',
+	description:
+		'Download a private file held by the service (a document or a report) into a binary field; keeps the input item’s fields',
+};
 
 export const description: INodeProperties[] = [
 	privateFileUrlField(['download']),

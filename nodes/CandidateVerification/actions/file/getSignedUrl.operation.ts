@@ -1,19 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import {
 	DOWNLOAD_FILE_PATH,
 	SIGNED_URL_LIFETIME_MINUTES,
 	SIGNED_URL_PATH,
 } from '../../../shared/constants';
 import { buildTokenRequest, privateFileUrlField } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Get Signed URL',
+	description:
+		'Create a signed link to a private file that anyone can open for 180 minutes (token and URL in one step)',
+};
 
 export const description = [privateFileUrlField(['getSignedUrl'])];
 
+/** The operation's action label, as the node creator and its errors name it. */
+const LABEL = 'Get a signed URL for a private file';
+
 /** Step one: a download token for the file; step two (the operation's request) carries only it. */
 async function fetchDownloadToken(call: ItemCall): Promise<void> {
-	const envelope = await call.callService(`${ACTIONS.fileGetSignedUrl} (download token step)`, {
+	const envelope = await call.callService(`${LABEL} (download token step)`, {
 		method: 'POST',
 		url: DOWNLOAD_FILE_PATH,
 		body: call.prepared.body,
@@ -24,7 +33,7 @@ async function fetchDownloadToken(call: ItemCall): Promise<void> {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.fileGetSignedUrl,
+	label: LABEL,
 	method: 'GET',
 	path: SIGNED_URL_PATH,
 	build: buildTokenRequest,

@@ -4,11 +4,18 @@ import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
-import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS, UPLOAD_PATH } from '../../../shared/constants';
+import { UPLOAD_PATH } from '../../../shared/constants';
+import { FILE_CATEGORIES, FILE_CATEGORY_OPTIONS } from '../../../shared/checks';
 import { storedByteCount } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForUpload = { resource: ['file'], operation: ['upload'] };
+
+export const option: OperationOption = {
+	name: 'Upload',
+	description:
+		'Upload a PDF or image from a binary field to the service; returns the file URL that submissions take',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -141,7 +148,7 @@ async function attachFile(this: IExecuteFunctions, call: ItemCall): Promise<void
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.fileUpload,
+	label: 'Upload a document',
 	method: 'POST',
 	path: UPLOAD_PATH,
 	build: checkUpload,

@@ -1,20 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import { resourceOf } from '../../helpers/descriptions';
 import * as create from './create.operation';
 
-export { create };
-
-export const description: INodeProperties[] = [
-	operationSelector('form', [
-		{
-			name: 'Create',
-			value: 'create',
-			action: ACTIONS.formCreate,
-			description:
-				'Create a form at the service: a reusable list of the checks its candidates go through',
-		},
-	]),
-	...create.description,
-];
+/** Its name in the Resource selector, its operations in the selector's order, and its fields. */
+export const { displayName, operations, description } = resourceOf('form', 'Form', {
+	create,
+});

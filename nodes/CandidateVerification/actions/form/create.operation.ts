@@ -3,11 +3,18 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
-import { FORM_VERIFICATION_NAMES, FORMS_PATH } from '../../../shared/constants';
+import { FORMS_PATH } from '../../../shared/constants';
+import { FORM_VERIFICATION_NAMES } from '../../../shared/checks';
 import { toUnixSeconds } from '../../helpers/dates';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForFormCreate = { operation: ['create'], resource: ['form'] };
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a form at the service: a reusable list of the checks its candidates go through',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -169,7 +176,7 @@ function buildForm(input: ItemInput): PreparedRequest {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.formCreate,
+	label: 'Create a form',
 	method: 'POST',
 	path: FORMS_PATH,
 	build: buildForm,
@@ -179,5 +186,5 @@ export const operation: OperationDefinition = {
 			? { ...data, expiryDate: new Date(data.expiry * 1000).toISOString() }
 			: data,
 	acceptedIdField: '_id',
-	protectedFromDuplicates: true,
+	duplicateProtection: {},
 };

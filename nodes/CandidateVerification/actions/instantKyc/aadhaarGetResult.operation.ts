@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_AADHAAR_RESULT_PATH } from '../../../shared/constants';
-import { kycOperation, showFor, type SentField } from './shared';
+import { billed, kycOperation, type SentField, showFor } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 /** The output's binary field holding the Aadhaar photo. */
 export const PHOTO_PROPERTY = 'photo';
@@ -10,6 +10,14 @@ export const PHOTO_PROPERTY = 'photo';
 const TRANSACTION_ID: SentField = {
 	name: 'transactionId',
 	label: 'DigiLocker Transaction ID',
+};
+
+export const option: OperationOption = {
+	name: 'Aadhaar (DigiLocker) Get Result',
+	description: billed(
+		'Step 2 of an Aadhaar check, after the candidate consented: the masked Aadhaar number, name, date of birth, gender, address, and the photo as binary data (field photo). Before consent it fails with the service’s message.',
+		false,
+	),
 };
 
 export const description: INodeProperties[] = [
@@ -61,7 +69,7 @@ async function photoToBinary(this: IExecuteFunctions, output: INodeExecutionData
 }
 
 export const operation = kycOperation({
-	label: ACTIONS.instantKycAadhaarGetResult,
+	label: 'Get the result of an Aadhaar check through DigiLocker',
 	path: KYC_AADHAAR_RESULT_PATH,
 	fields: [TRANSACTION_ID],
 	body: (input) => ({

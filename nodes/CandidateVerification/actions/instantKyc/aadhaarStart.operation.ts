@@ -1,11 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_AADHAAR_START_PATH } from '../../../shared/constants';
-import { kycOperation, showFor, type SentField } from './shared';
+import { billed, kycOperation, type SentField, showFor } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const REDIRECT_URL: SentField = { name: 'redirectUrl', label: 'Redirect URL' };
+
+export const option: OperationOption = {
+	name: 'Aadhaar (DigiLocker) Start',
+	description: billed(
+		'Step 1 of an Aadhaar check: returns transactionId and authUrl. Send authUrl to the candidate (the DigiLocker consent link); keep transactionId for Get Result.',
+		false,
+	),
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -46,7 +54,7 @@ function readRedirectUrl(input: ItemInput): string | undefined {
 }
 
 export const operation = kycOperation({
-	label: ACTIONS.instantKycAadhaarStart,
+	label: 'Start an Aadhaar check through DigiLocker',
 	path: KYC_AADHAAR_START_PATH,
 	fields: [REDIRECT_URL],
 	body: (input) => ({ digiLocker: true, redirectUrl: readRedirectUrl(input) }),

@@ -1,11 +1,19 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_EMPLOYMENT_HISTORY_PATH } from '../../../shared/constants';
-import { compact, identifierCheck } from './shared';
+import { billed, compact, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Get Employment History (UAN)',
+	description: billed(
+		'Read the candidate’s employers from EPFO by UAN (employmentData; no dateOfExit means still employed there).',
+	),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'getEmploymentHistory',
-	label: ACTIONS.instantKycGetEmploymentHistory,
+	label: 'Get employment history by UAN',
 	path: KYC_EMPLOYMENT_HISTORY_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'uan',
 		label: 'UAN',

@@ -10,7 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
-import { mappedField } from '../../helpers/mapping';
+import { mappedField } from '../../engine/mapping';
 import {
 	assertSuccessfulResponse,
 	parseJsonText,
@@ -24,15 +24,17 @@ export const RESOURCE = 'instantKyc';
 /** Said by every Instant KYC operation's description, for people and AI agents alike. */
 export const BILLED_NOTE = 'Billed per call; a re-run calls again.';
 
-/** The checks of one identifier: Mapping Mode → Map Automatically reads it from its column. */
-export const MAPPED_OPERATIONS = [
-	'verifyPan',
-	'verifyBankAccount',
-	'verifyUpi',
-	'verifyGst',
-	'getEmploymentHistory',
-	'verifyDin',
-];
+/** What sets valid (isNegative and kycOutput below), said wherever the node describes it. */
+export const VALID_MEANING =
+	'false when the service’s answer says status "INVALID" (at its top level or, in the older PAN answer, nested) or accountExists false, true otherwise; a valid the service sends itself is kept as sent';
+
+/** The outcome fields every Instant KYC output adds to the service's answer. */
+const OUTCOME = `The output is the service’s answer plus reason and valid, ${VALID_MEANING}.`;
+
+/** An operation's description: what it does, the outcome fields where they matter, the billing. */
+export function billed(what: string, outcome = true): string {
+	return [what, outcome ? OUTCOME : '', BILLED_NOTE].filter(Boolean).join(' ');
+}
 
 export function showFor(operations: string[]) {
 	return { resource: [RESOURCE], operation: operations };
@@ -229,8 +231,10 @@ function explainRejection(
 export interface KycCall {
 	/** The action name, as errors name the operation. */
 	label: string;
-	/** One path constant of helpers/constants.ts. */
+	/** One path constant of nodes/shared/constants.ts. */
 	path: string;
+	/** Offers Mapping Mode: Map Automatically reads the identifiers from their columns. */
+	mappingMode?: true;
 	/** The fields the item gives (not the constant ones, such as digiLocker). */
 	fields: SentField[];
 	/** The body of one item: the check's own fields only; records problems on `input`. */
@@ -255,6 +259,7 @@ export function kycOperation(spec: KycCall): OperationDefinition {
 		label: spec.label,
 		method: 'POST',
 		path: spec.path,
+		...(spec.mappingMode && { mappingMode: spec.mappingMode }),
 		build: (input) => ({ body: spec.body(input) }),
 		output: {
 			async read(this: IExecuteFunctions, response, call) {
@@ -303,6 +308,8 @@ export interface IdentifierCheck {
 	operation: string;
 	label: string;
 	path: string;
+	/** See KycCall.mappingMode. */
+	mappingMode?: true;
 	rule: IdentifierRule;
 	placeholder: string;
 	/** The field's description. */
@@ -324,6 +331,7 @@ export function identifierCheck(spec: IdentifierCheck): {
 		operation: kycOperation({
 			label: spec.label,
 			path: spec.path,
+			mappingMode: spec.mappingMode,
 			fields: [rule],
 			body: (input) => ({ [rule.name]: readIdentifier(input, rule), ...spec.constants }),
 			messageOnlyIsNegative: spec.messageOnlyIsNegative,

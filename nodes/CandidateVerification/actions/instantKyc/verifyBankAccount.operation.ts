@@ -1,16 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_BANK_ACCOUNT_PATH } from '../../../shared/constants';
 import {
+	billed,
 	compact,
 	compactUpper,
 	identifierField,
+	type IdentifierRule,
 	kycOperation,
 	readIdentifier,
 	showFor,
-	type IdentifierRule,
 } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const ACCOUNT_NUMBER: IdentifierRule = {
 	name: 'accountNumber',
@@ -29,6 +30,13 @@ const IFSC: IdentifierRule = {
 	expected: '4 letters, a zero and 6 letters or digits, e.g. HDFC0001234',
 	pattern: /^[A-Z]{4}0[A-Z0-9]{6}$/,
 	normalise: compactUpper,
+};
+
+export const option: OperationOption = {
+	name: 'Verify Bank Account',
+	description: billed(
+		'Check that a bank account exists and read the name the bank holds (accountExists, nameAtBank). Its path is the one public client code calls (the provider’s pages do not show it).',
+	),
 };
 
 export const description: INodeProperties[] = [
@@ -56,8 +64,9 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = kycOperation({
-	label: ACTIONS.instantKycVerifyBankAccount,
+	label: 'Verify a bank account',
 	path: KYC_BANK_ACCOUNT_PATH,
+	mappingMode: true,
 	fields: [ACCOUNT_NUMBER, IFSC],
 	body: (input) => ({
 		accountNumber: readIdentifier(input, ACCOUNT_NUMBER),

@@ -1,11 +1,19 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_DIN_PATH } from '../../../shared/constants';
-import { compact, identifierCheck } from './shared';
+import { billed, compact, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Verify DIN',
+	description: billed(
+		'Check a director identification number and read the director and their companies (directorData, companyData). Its path is inferred from the provider’s other checks.',
+	),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyDin',
-	label: ACTIONS.instantKycVerifyDin,
+	label: 'Verify a director identification number (DIN)',
 	path: KYC_DIN_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'din',
 		label: 'DIN',

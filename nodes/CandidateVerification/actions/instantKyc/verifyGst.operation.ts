@@ -1,11 +1,19 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_GST_PATH } from '../../../shared/constants';
-import { compactUpper, identifierCheck } from './shared';
+import { billed, compactUpper, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Verify GST',
+	description: billed(
+		'Check a GSTIN and read the registration (legalName, tradeName, status, address…).',
+	),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyGst',
-	label: ACTIONS.instantKycVerifyGst,
+	label: 'Verify a GSTIN',
 	path: KYC_GST_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'gst',
 		label: 'GSTIN',

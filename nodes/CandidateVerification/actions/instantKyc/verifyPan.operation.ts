@@ -1,11 +1,17 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_PAN_PATH } from '../../../shared/constants';
-import { compactUpper, identifierCheck } from './shared';
+import { billed, compactUpper, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Verify PAN',
+	description: billed('Check a PAN and read the name on it (fullName).'),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyPan',
-	label: ACTIONS.instantKycVerifyPan,
+	label: 'Verify a PAN',
 	path: KYC_PAN_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'pan',
 		label: 'PAN',

@@ -1,11 +1,19 @@
-import { ACTIONS } from '../../../shared/actions';
 import { KYC_UPI_PATH } from '../../../shared/constants';
-import { identifierCheck } from './shared';
+import { billed, identifierCheck } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Verify UPI',
+	description: billed(
+		'Check a UPI ID (VPA) and read the account holder’s name (accountExists, nameAtBank).',
+	),
+};
 
 export const { description, operation } = identifierCheck({
 	operation: 'verifyUpi',
-	label: ACTIONS.instantKycVerifyUpi,
+	label: 'Verify a UPI ID',
 	path: KYC_UPI_PATH,
+	mappingMode: true,
 	rule: {
 		name: 'upi',
 		label: 'UPI ID',

@@ -1,20 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import { resourceOf } from '../../helpers/descriptions';
 import * as create from './create.operation';
 
-export { create };
-
-export const description: INodeProperties[] = [
-	operationSelector('profile', [
-		{
-			name: 'Create',
-			value: 'create',
-			action: ACTIONS.profileCreate,
-			description:
-				'Create a candidate on a form at the service; returns the transaction ID that submissions and status reads use',
-		},
-	]),
-	...create.description,
-];
+/** Its name in the Resource selector, its operations in the selector's order, and its fields. */
+export const { displayName, operations, description } = resourceOf(
+	'profile',
+	'Profile (Candidate)',
+	{
+		create,
+	},
+);

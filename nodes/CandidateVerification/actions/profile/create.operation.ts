@@ -7,16 +7,14 @@ import type {
 	PreparedRequest,
 } from '../../engine/operation';
 import { ACTIONS } from '../../../shared/actions';
-import {
-	CANDIDATE_PATH,
-	GENDER_ALIASES,
-	GENDERS,
-	TRANSACTION_STATUS_PATH,
-} from '../../../shared/constants';
+import { CANDIDATE_PATH, TRANSACTION_STATUS_PATH } from '../../../shared/constants';
+import { GENDER_ALIASES, GENDERS } from '../../../shared/enums';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
-import { mappedField, mappingModeProperties } from '../../helpers/mapping';
+import { fromVersion } from '../../helpers/versions';
+import { mappedField, mappingModeProperties } from '../../engine/mapping';
 import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForProfileCreate = { operation: ['create'], resource: ['profile'] };
 
@@ -66,6 +64,12 @@ const ADDITIONAL_FIELD_OPTIONS: INodeProperties[] = [
 	},
 ];
 
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a candidate on a form at the service; returns the transaction ID that submissions and status reads use',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Form ID',
@@ -111,7 +115,7 @@ export const description: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 		displayOptions: {
-			show: { ...showOnlyForProfileCreate, '@version': [{ _cnd: { gte: 2 } }] },
+			show: { ...showOnlyForProfileCreate, '@version': fromVersion(2) },
 		},
 	},
 	mappedField({
@@ -280,9 +284,11 @@ function currentPageShape({ body }: PreparedRequest): IDataObject | undefined {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.profileCreate,
+	label: 'Add a candidate to a form',
 	method: 'POST',
 	path: CANDIDATE_PATH,
+	// Its Mapping Mode field is among its fields, after the fields Map Automatically does not read.
+	mappingMode: true,
 	build: buildCandidate,
 	output: (data, sent) => ({
 		transactionId: data.transactionId,
@@ -290,10 +296,11 @@ export const operation: OperationDefinition = {
 		name: sent.echo?.name,
 	}),
 	acceptedIdField: 'transactionId',
-	protectedFromDuplicates: true,
-	confirmFormerRow,
-	// A Duplicate Key tells candidates apart within one form: the same employee on two forms is two rows.
-	scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
+	duplicateProtection: {
+		confirmFormerRow,
+		// A Duplicate Key tells candidates apart within one form: the same employee on two forms is two rows.
+		scope: ({ pathParameters }) => ({ formId: pathParameters?.formId }),
+	},
 	otherShape: {
 		body: currentPageShape,
 		refusesShape,

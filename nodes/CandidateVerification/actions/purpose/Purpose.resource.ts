@@ -1,20 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import { resourceOf } from '../../helpers/descriptions';
 import * as getAll from './getAll.operation';
 
-export { getAll };
-
-export const description: INodeProperties[] = [
-	operationSelector('purpose', [
-		{
-			name: 'Get Many',
-			value: 'getAll',
-			action: ACTIONS.purposeGetAll,
-			description:
-				'List the purposes a form can have, one item per purpose with its _id (changes nothing)',
-		},
-	]),
-	...getAll.description,
-];
+/** Its name in the Resource selector, its operations in the selector's order, and its fields. */
+export const { displayName, operations, description } = resourceOf('purpose', 'Purpose', {
+	getAll,
+});

@@ -1,12 +1,18 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { PURPOSES_PATH } from '../../../shared/constants';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const showOnlyForGetAll = { resource: ['purpose'], operation: ['getAll'] };
 
 /** Listing purposes comes from the provider's public documentation, not the contract. */
+export const option: OperationOption = {
+	name: 'Get Many',
+	description:
+		'List the purposes a form can have, one item per purpose with its _id (changes nothing)',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -28,7 +34,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.purposeGetAll,
+	label: 'Get many purposes',
 	method: 'GET',
 	path: PURPOSES_PATH,
 	build: (input) => {

@@ -1,29 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ACTIONS } from '../../../shared/actions';
-import { operationSelector } from '../../helpers/descriptions';
+import { operationSelector, type ResourceOperations } from '../../helpers/descriptions';
 import * as getCheckStatus from './getCheckStatus.operation';
 import * as getStatus from './getStatus.operation';
 
-export { getCheckStatus, getStatus };
+/** How the Resource selector names the resource. */
+export const displayName = 'Transaction';
+
+/** The resource's operations by value, in the order its Operation selector lists them. */
+export const operations = { getStatus, getCheckStatus } satisfies ResourceOperations;
 
 export const description: INodeProperties[] = [
-	operationSelector('transaction', [
-		{
-			name: 'Get Status',
-			value: 'getStatus',
-			action: ACTIONS.transactionGetStatus,
-			description:
-				'Read a candidate’s overall state, each check’s state, the candidate details and the report URL (changes nothing)',
-		},
-		{
-			name: 'Get Check Status',
-			value: 'getCheckStatus',
-			action: ACTIONS.transactionGetCheckStatus,
-			description:
-				'Read one check’s state, note, request, response, documents and report URL (changes nothing)',
-		},
-	]),
+	operationSelector('transaction', operations),
+	// Fields in the order of releases before the selector was derived, so the description is unchanged.
 	...getCheckStatus.description,
 	...getStatus.description,
 ];

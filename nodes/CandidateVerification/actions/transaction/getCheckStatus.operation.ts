@@ -12,20 +12,28 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ItemCall, OperationDefinition } from '../../engine/operation';
 import { fillPath } from '../../../shared/paths';
 import { ACTIONS } from '../../../shared/actions';
+import { CHECK_STATUS_PATH } from '../../../shared/constants';
 import {
 	CHECK_OPTIONS_V2,
 	CHECK_STATUS_OTHER_NAME_V2,
-	CHECK_STATUS_PATH,
 	DIGITAL_ADDRESS_OTHER_NAME,
 	FORM_VERIFICATION_NAMES,
 	SUBMITTABLE_CHECKS,
 	SUBMITTABLE_CHECKS_V2,
-} from '../../../shared/constants';
+} from '../../../shared/checks';
 import { checkItemsOf, checkStatusOutput } from '../../../shared/checkStatus';
 import { assertSuccessfulResponse, type ServiceEnvelope } from '../../../shared/transport/errors';
 import { buildStatusQuery, organisationIdField } from './shared';
+import type { OperationOption } from '../../helpers/descriptions';
+import { fromVersion } from '../../helpers/versions';
 
 // Transaction ID is declared with Verification → Submit's fields.
+export const option: OperationOption = {
+	name: 'Get Check Status',
+	description:
+		'Read one check’s state, note, request, response, documents and report URL (changes nothing)',
+};
+
 export const description: INodeProperties[] = [
 	...[FORM_VERIFICATION_NAMES, CHECK_OPTIONS_V2].map(
 		(options, index): INodeProperties => ({
@@ -40,7 +48,11 @@ export const description: INodeProperties[] = [
 					? 'The check to read, one of the checks of the candidate’s form'
 					: 'The check to read, by the name Verification → Submit sent for it',
 			displayOptions: {
-				show: { '@version': [index + 1], resource: ['transaction'], operation: ['getCheckStatus'] },
+				show: {
+					'@version': index === 0 ? [1] : fromVersion(2),
+					resource: ['transaction'],
+					operation: ['getCheckStatus'],
+				},
 			},
 		}),
 	),

@@ -4,13 +4,10 @@ import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import { withoutDocumentUrls } from '../../helpers/checkIdentity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
-import {
-	INSUFFICIENCY_DOCUMENT_TYPES,
-	INSUFFICIENCY_FILE_TYPE,
-	INSUFFICIENCY_PATH,
-} from '../../../shared/constants';
+import { INSUFFICIENCY_PATH } from '../../../shared/constants';
+import { INSUFFICIENCY_DOCUMENT_TYPES, INSUFFICIENCY_FILE_TYPE } from '../../../shared/enums';
 import { organisationIdField, readOrganisationId } from '../transaction/shared';
+import type { OperationOption } from '../../helpers/descriptions';
 
 const OPERATION = 'resolveInsufficiency';
 const SHOW = { resource: ['verification'], operation: [OPERATION] };
@@ -29,6 +26,12 @@ const DOCUMENT_FIELDS = [
 
 // Transaction ID is declared with Verification → Submit's fields; Organisation ID with the
 // Transaction operations' (transaction/shared.ts).
+export const option: OperationOption = {
+	name: 'Resolve Insufficiency',
+	description:
+		'Send the answers and documents a check in INSUFFICIENT_DATA asks for to the service. A row is the request it sends (transaction, organisation, check ID, answers, documents): Duplicate Protection does not send the same row twice.',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName:
@@ -215,30 +218,31 @@ function buildResolution(input: ItemInput): PreparedRequest {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.verificationResolveInsufficiency,
+	label: 'Resolve an insufficiency of a check',
 	method: 'POST',
 	path: INSUFFICIENCY_PATH,
 	build: buildResolution,
 	// The service answers without data (as for a submission): what the next node chains on.
 	output: (_data, sent) => ({ ...sent.echo, resolved: true }),
 	acceptedIdField: 'transactionId',
-	idFromInput: true,
-	seenAt: 'checkStatus',
-	protectedFromDuplicates: true,
-	// The request as sent, document URLs included: a new upload is a new document (a question raised
-	// again is answered by uploading again). n8n's Retry of a failed execution reuses the upload.
-	identity: ({ body }) => body,
-	formerIdentity: ({ body }) => {
-		const without = withoutDocumentUrls(body);
-		// Without documents both are one: the row keeps its 0.4.x identity.
-		return JSON.stringify(without) === JSON.stringify(body) ? undefined : without;
+	duplicateProtection: {
+		idFromInput: true,
+		seenAt: 'checkStatus',
+		// The request as sent, document URLs included: a new upload is a new document (a question raised
+		// again is answered by uploading again). n8n's Retry of a failed execution reuses the upload.
+		identity: ({ body }) => body,
+		formerIdentity: ({ body }) => {
+			const without = withoutDocumentUrls(body);
+			// Without documents both are one: the row keeps its 0.4.x identity.
+			return JSON.stringify(without) === JSON.stringify(body) ? undefined : without;
+		},
+		// A Duplicate Key tells rows apart within one transaction's check and its questions.
+		scope: ({ body = {} }) => ({
+			transactionId: body.transactionId,
+			check: body.subType,
+			questions: insufficiencyIds(body),
+		}),
 	},
-	// A Duplicate Key tells rows apart within one transaction's check and its questions.
-	scope: ({ body = {} }) => ({
-		transactionId: body.transactionId,
-		check: body.subType,
-		questions: insufficiencyIds(body),
-	}),
 };
 
 /** The questions a resolution answers: its answers' insufficiency IDs and its documents' labels. */

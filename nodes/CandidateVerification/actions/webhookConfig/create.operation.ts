@@ -1,20 +1,29 @@
 import { duplicateProtectionFields } from '../../engine/duplicateProtection';
 import type { OperationDefinition } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Create',
+	description:
+		'Create a webhook configuration at the service: it will post verification notifications to the endpoint',
+};
 
 export const description = [
 	...webhookConfigFields(['create']),
-	...duplicateProtectionFields({ resource: ['webhookConfig'], operation: ['create'] }, 'Configuration ID'),
+	...duplicateProtectionFields(
+		{ resource: ['webhookConfig'], operation: ['create'] },
+		'Configuration ID',
+	),
 ];
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.webhookConfigCreate,
+	label: 'Create a webhook configuration',
 	method: 'POST',
 	path: WEBHOOK_CONFIG_PATH,
 	build: buildWebhookConfig,
 	output: (data, sent) => webhookConfigOutput(data.id, sent),
 	acceptedIdField: 'id',
-	protectedFromDuplicates: true,
+	duplicateProtection: {},
 };

@@ -2,9 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
-import { ACTIONS } from '../../../shared/actions';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';
+import type { OperationOption } from '../../helpers/descriptions';
+
+export const option: OperationOption = {
+	name: 'Update',
+	description:
+		'Repoint an existing webhook configuration: replaces its endpoint, secret and description',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -30,7 +36,7 @@ function buildUpdate(input: ItemInput): PreparedRequest {
 }
 
 export const operation: OperationDefinition = {
-	label: ACTIONS.webhookConfigUpdate,
+	label: 'Update a webhook configuration',
 	method: 'PUT',
 	path: `${WEBHOOK_CONFIG_PATH}/:id`,
 	build: buildUpdate,

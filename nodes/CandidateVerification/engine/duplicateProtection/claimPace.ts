@@ -26,7 +26,6 @@ export function cheapestClaimThreshold(
  * answers' pace is measured between claims; until both were measured, a claim is made at half the slots.
  */
 export class ClaimPace {
-	/** Free slots worth a claim. */
 	slotsWorthAClaim: number;
 
 	private answers = 0;
@@ -37,7 +36,7 @@ export class ClaimPace {
 
 	private sendingSince?: { at: number; answers: number };
 
-	constructor(private readonly limits: ClaimLimits) {
+	constructor(readonly limits: ClaimLimits) {
 		this.slotsWorthAClaim = Math.max(limits.reserve, Math.floor(limits.concurrency / 2));
 	}
 

@@ -6,7 +6,7 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { lockFailed, type LockFailure } from './messages';
+import { lockFailed, storeCallFailed, type LockFailure } from './messages';
 
 /**
  * The lock is the workflow-scope row of n8n's deduplication store holding this one value. n8n
@@ -46,8 +46,6 @@ export function isUniqueViolation(caught: unknown): boolean {
 	);
 }
 
-export type { LockFailure };
-
 /** The lock errors this module made (a waiter's timeout, another node's history in the way). */
 const lockErrors = new WeakMap<object, LockFailure>();
 
@@ -66,6 +64,24 @@ export function lockError(context: IExecuteFunctions, failure: LockFailure): Nod
 export function storeFailure(context: IExecuteFunctions, caught: unknown): NodeOperationError {
 	if (caught instanceof NodeOperationError) return caught;
 	return new NodeOperationError(context.getNode(), caught as Error);
+}
+
+/** A call to n8n's store that must succeed before anything is sent: its failure names the store. */
+export async function storeCall<T>(
+	context: IExecuteFunctions,
+	work: () => Promise<T>,
+	what: 'clear' | 'record',
+): Promise<T> {
+	try {
+		return await work();
+	} catch (caught) {
+		if (lockFailureOf(caught)) throw caught as NodeOperationError;
+		const { message, description } = storeCallFailed(
+			what,
+			(caught as Error)?.message ?? String(caught),
+		);
+		throw new NodeOperationError(context.getNode(), message, { itemIndex: undefined, description });
+	}
 }
 
 /** One read-modify-write of a workflow's record at a time in this process (fewer waits on the lock). */

@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../shared/constants';
+import type { ItemInput } from '../itemInput';
 import type { OperationDefinition } from '../operation';
 import type { RunSettings } from '../runSettings';
 import type { RunLedger } from '../runLedger';
@@ -15,89 +16,57 @@ import { ClaimPace } from './claimPace';
 import {
 	DEFAULT_HISTORY_ROWS,
 	DEFAULT_IN_DOUBT_WAIT_SECONDS,
+	DUPLICATE_KEY,
 	DUPLICATE_MODES,
 	DUPLICATE_OPTIONS,
 	DUPLICATE_PROTECTION,
 	ANY_EXECUTION,
 	EDITOR_EXECUTION_MODE,
 	HISTORY_SIZE,
+	ID_FOUND,
 	IN_DOUBT_WAIT,
 	MODE_NAMES,
 	ONE_OFF_MODES,
 	type DuplicateMode,
 } from './fields';
-import {
-	CLAIM_RESERVE_SHARE,
-	MAX_CLAIM_RESERVE,
-	ProtectionGate,
-	storeCall,
-	type GateSetup,
-} from './gate';
+import { ProtectionGate } from './gate';
+import { storeCall } from './lock';
 import * as say from './messages';
 import { SentRecord } from './record';
+import type { GateSetup } from './setup';
+
+const ID_FOUND_LABEL = 'ID Found at the Service';
+/** Rows claimed ahead of the requests in flight: sending goes on while the next claim is made. */
+const CLAIM_RESERVE_SHARE = 8;
+const MAX_CLAIM_RESERVE = 25;
 
 /** A one-off mode in an execution nobody started in the editor: nothing is sent or recorded. */
 export class OneOffRefused extends NodeOperationError {}
 
 /**
  * Duplicate protection as the node's settings read and checked before anything else (its mode, its
- * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock). Once the
- * items are checked, `gateFor` gives the run's gate (gate.ts), which claims rows just before they
- * leave and decides per row.
+ * options, n8n's store), with the modes that send nothing (Forget All, Release Stuck Lock).
  */
 export class DuplicateProtection {
-	private readonly record: SentRecord;
+	readonly mode = this.setup.mode;
 
-	private readonly pace: ClaimPace;
+	private constructor(private readonly setup: GateSetup) {}
 
-	private readonly identityBase: unknown[];
-
-	/** The account and operation rows are sent with, for their former identities. */
-	private readonly account: GateSetup['account'];
-
-	private readonly waitMs: number;
-
-	/** Rows claimed and not answered at most: Max Concurrent Requests plus a small reserve. */
-	private readonly claimLimit: number;
-
-	private constructor(
-		private readonly context: IExecuteFunctions,
-		private readonly operation: OperationDefinition,
-		private readonly settings: RunSettings,
-		store: DeduplicationHelperFunctions,
-		readonly mode: DuplicateMode,
-		credentials: ICredentialDataDecryptedObject,
-		baseUrl: string,
-	) {
-		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
-		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
-		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
-		if (!Number.isInteger(historyRows) || historyRows < 1) {
-			throw new NodeOperationError(
-				context.getNode(),
-				say.historySizeInvalid(String(options[HISTORY_SIZE])),
-			);
-		}
-		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
-			throw new NodeOperationError(
-				context.getNode(),
-				say.waitInvalid(String(options[IN_DOUBT_WAIT])),
-			);
-		}
-		this.waitMs = waitSeconds * 1000;
-		const { concurrency } = settings;
-		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
-		this.claimLimit = concurrency + reserve;
-		const { typeVersion } = context.getNode();
-		this.record = new SentRecord(context, store, historyRows, this.claimLimit, typeVersion);
-		this.pace = new ClaimPace({ claimLimit: this.claimLimit, concurrency, reserve });
-		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
-		const { id } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-		const { environment } = credentials;
-		const { method, path } = operation;
-		this.identityBase = [environment, id ?? null, method, path];
-		this.account = { environment, credentialId: id ?? null, baseUrl, method, path };
-	}
+	/**
+	 * Reads an item's Duplicate Key and, Record Rows as Sent, its ID found: the all-items check calls
+	 * it with the item's other fields, before `input.settle()`, so its expressions are evaluated once.
+	 */
+	readonly readItem = (input: ItemInput): void => {
+		const duplicateKey = input.optionalText(
+			'Duplicate Key',
+			input.param(DUPLICATE_KEY, 'Duplicate Key', ''),
+		);
+		const idFound =
+			this.mode === DUPLICATE_MODES.recordAsSent
+				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))
+				: undefined;
+		this.setup.itemKeys[input.itemIndex] = { duplicateKey, idFound };
+	};
 
 	/** The run's protection, or undefined when the node's Duplicate Protection is Off. */
 	static open(
@@ -107,15 +76,16 @@ export class DuplicateProtection {
 		credentials: ICredentialDataDecryptedObject,
 		baseUrl: string,
 	): DuplicateProtection | undefined {
+		const node = context.getNode();
 		const mode = context.getNodeParameter(
 			DUPLICATE_PROTECTION,
 			0,
 			DUPLICATE_MODES.skipSent,
 		) as DuplicateMode;
 		if (!Object.values(DUPLICATE_MODES).includes(mode)) {
-			throw new NodeOperationError(context.getNode(), say.unknownMode(String(mode)));
+			throw new NodeOperationError(node, say.unknownMode(String(mode)));
 		}
-		const items = String(context.getNode().parameters[DUPLICATE_PROTECTION]).startsWith('=')
+		const items = String(node.parameters[DUPLICATE_PROTECTION]).startsWith('=')
 			? context.getInputData().map((_item, itemIndex) => itemIndex)
 			: [];
 		const differing = items.filter(
@@ -123,19 +93,38 @@ export class DuplicateProtection {
 		);
 		if (differing.length > 0) {
 			const { message, description } = say.modesDiffer(MODE_NAMES[mode], differing);
-			throw new NodeOperationError(context.getNode(), message, {
-				itemIndex: differing[0],
-				description,
-			});
+			throw new NodeOperationError(node, message, { itemIndex: differing[0], description });
 		}
 		DuplicateProtection.checkOneOff(context, mode);
 		if (mode === DUPLICATE_MODES.off) return undefined;
 		const store = context.helpers as DeduplicationHelperFunctions;
 		if (typeof store.checkProcessedAndRecord !== 'function' || !context.getWorkflow().id) {
 			const { message, description } = say.NO_STORE;
-			throw new NodeOperationError(context.getNode(), message, { description });
+			throw new NodeOperationError(node, message, { description });
 		}
-		return new DuplicateProtection(context, operation, settings, store, mode, credentials, baseUrl);
+		const options = context.getNodeParameter(DUPLICATE_OPTIONS, 0, {}) as IDataObject;
+		const historyRows = Number(options[HISTORY_SIZE] ?? DEFAULT_HISTORY_ROWS);
+		const waitSeconds = Number(options[IN_DOUBT_WAIT] ?? DEFAULT_IN_DOUBT_WAIT_SECONDS);
+		if (!Number.isInteger(historyRows) || historyRows < 1) {
+			throw new NodeOperationError(node, say.historySizeInvalid(String(options[HISTORY_SIZE])));
+		}
+		if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
+			throw new NodeOperationError(node, say.waitInvalid(String(options[IN_DOUBT_WAIT])));
+		}
+		const waitMs = waitSeconds * 1000;
+		const { concurrency } = settings;
+		const reserve = Math.min(MAX_CLAIM_RESERVE, Math.ceil(concurrency / CLAIM_RESERVE_SHARE));
+		const claimLimit = concurrency + reserve;
+		const record = new SentRecord(context, store, historyRows, claimLimit);
+		const pace = new ClaimPace({ claimLimit, concurrency, reserve });
+		// A row's identity: the account that sent it (environment and n8n credential), not host or key.
+		const { id } = node.credentials?.[CREDENTIAL_TYPE] ?? {};
+		const { environment } = credentials;
+		const { method, path } = operation;
+		const identityBase = [environment, id ?? null, method, path];
+		const account = { environment, credentialId: id ?? null, baseUrl, method, path };
+		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
+		return new DuplicateProtection({ ...setup, waitMs, itemKeys: [] });
 	}
 
 	/**
@@ -158,25 +147,19 @@ export class DuplicateProtection {
 
 	/** Forget All, Release Stuck Lock: the node's items pass through. */
 	async runModeWithoutRows(items: INodeExecutionData[]) {
+		const { context, record } = this.setup;
 		if (this.mode === DUPLICATE_MODES.forgetAll) {
-			await storeCall(this.context, async () => await this.record.forgetAll(), 'clear');
+			await storeCall(context, async () => await record.forgetAll(), 'clear');
 		} else if (this.mode === DUPLICATE_MODES.releaseLock) {
-			const { lock } = this.record;
-			const released = await storeCall(
-				this.context,
-				async () => await lock.releaseStuck(),
-				'clear',
-			);
-			this.context.logger.info(say.lockReleasedLog(released));
+			const { lock } = record;
+			const released = await storeCall(context, async () => await lock.releaseStuck(), 'clear');
+			context.logger.info(say.lockReleasedLog(released));
 		} else return undefined;
 		return [items.map((item, itemIndex) => ({ ...item, pairedItem: { item: itemIndex } }))];
 	}
 
 	/** The gate of this run, reading its ledger (its checked items, whether the run stopped). */
 	gateFor(ledger: RunLedger): ProtectionGate {
-		const { context, operation, settings, mode, record, pace } = this;
-		const { identityBase, account, waitMs, claimLimit } = this;
-		const setup = { context, operation, settings, mode, record, pace, identityBase, account };
-		return new ProtectionGate({ ...setup, waitMs, claimLimit }, ledger);
+		return new ProtectionGate(this.setup, ledger);
 	}
 }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type {
 	DeduplicationHelperFunctions,
 	ICheckProcessedOptions,
-	IDataObject,
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { FormerLookups } from './formerIdentities';
+import { Migration } from './migration';
+import { KeptIds, type AcceptedRow } from './keptIds';
 import { WorkflowLock } from './lock';
 
 /** Recorded before a row's request leaves. */
@@ -28,20 +28,8 @@ const WRITE = 'w:';
 const PROBE_OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 /** This node's own record: n8n keys it by the node's ID, so a rename keeps it. */
 const RECORD_SCOPE = 'node';
-/**
- * Recorded with each lookup under a former identity (formerIdentities.ts), in the same call: the
- * former identity was looked up before, so its value, if any, counts no more (it is an earlier
- * lookup's, or a former row that counts for the credential that first looked it up: another
- * credential is another account).
- */
-const LOOKED_UP = 'l:';
-/** Values n8n's store keeps per row: SENT and ACCEPTED (and former lookups', formerIdentities.ts). */
+/** Values n8n's store keeps per row: SENT and ACCEPTED (and former lookups', migration.ts). */
 const VALUES_PER_ROW = 2;
-/** The IDs of the newest rows, kept where n8n keeps them (see `earlierResult`). */
-export const MAX_KEPT_IDS = 10_000;
-const STATIC_DATA_KEY = 'candidateVerificationSentRows';
-/** Where 0.2.0 kept the IDs (the node's static data, keyed by the node's name): still read. */
-const LEGACY_STATIC_DATA_KEY = 'sentRows';
 
 export type RowState = 'new' | 'accepted' | 'inDoubt';
 
@@ -50,20 +38,6 @@ export class LostWrite extends Error {
 	constructor(readonly identities: string[]) {
 		super('A write to n8n’s record of rows sent before was lost');
 	}
-}
-
-export interface AcceptedRow {
-	identity: string;
-	id?: string;
-}
-
-/** IDs this process saw accepted (manual executions save no static data): [sent at, ID]. */
-const idsInProcess = new Map<string, string[]>();
-
-export function keepNewest<T>(map: Map<string, T>, key: string, value: T): void {
-	map.delete(key);
-	map.set(key, value);
-	while (map.size > MAX_KEPT_IDS) map.delete(map.keys().next().value as string);
 }
 
 const acceptedValues = (rows: AcceptedRow[]) => rows.map(({ identity }) => ACCEPTED + identity);
@@ -85,10 +59,10 @@ export class SentRecord {
 
 	readonly lock: WorkflowLock;
 
-	private readonly processKey: string;
+	private readonly kept: KeptIds;
 
-	/** The former identities rows are looked up under (formerIdentities.ts), and their phases. */
-	readonly former: FormerLookups;
+	/** Rows are looked up under their identities of 0.2–0.4 too. */
+	readonly migration: Migration;
 
 	/**
 	 * `historyRows`: the newest rows kept at least. n8n drops the oldest values first, and a row's
@@ -96,19 +70,18 @@ export class SentRecord {
 	 * `claimedAhead`), so those are kept on top.
 	 */
 	constructor(
-		private readonly context: IExecuteFunctions,
+		context: IExecuteFunctions,
 		private readonly store: DeduplicationHelperFunctions,
 		historyRows: number,
 		claimedAhead: number,
-		typeVersion: number,
 	) {
-		const section = (key: string, toWrite?: boolean) => this.globalSection(key, toWrite);
-		this.former = new FormerLookups(section, context.getNode().id, typeVersion);
-		const valuesPerRow = VALUES_PER_ROW + this.former.extraValuesPerRow;
-		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * valuesPerRow };
 		const workflowId = String(context.getWorkflow().id ?? '');
+		const { id: nodeId, typeVersion } = context.getNode();
+		this.kept = new KeptIds(context, JSON.stringify([workflowId, nodeId]));
+		this.migration = new Migration(this.kept, nodeId, typeVersion, { SENT, ACCEPTED });
+		const valuesPerRow = VALUES_PER_ROW + this.migration.extraValuesPerRow;
+		this.options = { mode: 'entries', maxEntries: (historyRows + claimedAhead) * valuesPerRow };
 		this.lock = new WorkflowLock(context, store, workflowId);
-		this.processKey = JSON.stringify([workflowId, context.getNode().id]);
 	}
 
 	private async underLock<T>(work: () => Promise<T>, releaseInBackground = false): Promise<T> {
@@ -132,7 +105,7 @@ export class SentRecord {
 		const check = this.writes[this.writes.length - 1];
 		const write = claimed.length > 0 ? WRITE + randomUUID() : undefined;
 		// The run's own tripwire values (removed at its settle) and the marks never push a row out.
-		const marks = this.former.marksKept;
+		const marks = this.migration.marksKept;
 		// `passing`: values this run removes again at once (lookups under a key before 0.5.0).
 		const own = this.writes.length + Number(write !== undefined) + marks + passing;
 		const result = await this.store.checkProcessedAndRecord(
@@ -149,7 +122,7 @@ export class SentRecord {
 		return result;
 	}
 
-	/** The tripwire's values this run recorded (its settle removes them), and the last one's rows. */
+	/** The tripwire's values this run recorded (its last call removes them), and the last one's rows. */
 	private readonly writes: string[] = [];
 
 	private claimedInLastWrite: string[] = [];
@@ -169,23 +142,20 @@ export class SentRecord {
 		if (identities.length === 0) return new Set();
 		const checked = await this.record(
 			identities
-				.flatMap((id) => this.both(id))
+				.flatMap((id) => this.migration.withFormer(id))
 				.flatMap((each) => [ACCEPTED + each, PROBING + each]),
 		);
 		const added = new Set(checked.new.map(String));
 		const accepted = (each: string) => !added.has(ACCEPTED + each) && added.has(PROBING + each);
-		const found = identities.filter((identity) => this.both(identity).some(accepted));
+		const found = identities.filter((identity) =>
+			this.migration.withFormer(identity).some(accepted),
+		);
 		// Accepted under a former identity alone: the row keeps the ACCEPTED of its own the probe added.
 		const migrated = found.filter((identity) => added.has(ACCEPTED + identity));
-		for (const identity of migrated) this.migrateKeptId(identity);
+		for (const identity of migrated) this.migration.keepIdUnderOwn(identity);
 		const kept = new Set(migrated.map((identity) => ACCEPTED + identity));
 		await this.remove([...added].filter((value) => !kept.has(value)));
 		return new Set(found);
-	}
-
-	/** A row's identity, and its former identities where it may have rows under them. */
-	private both(identity: string): string[] {
-		return [identity, ...this.former.of(identity)];
 	}
 
 	/**
@@ -199,12 +169,12 @@ export class SentRecord {
 		forgetFirst = false,
 	): Promise<Map<string, RowState>> {
 		const unique = [...new Set(identities)];
-		this.keepIds(accepted);
+		this.kept.keep(accepted);
 		return await this.underLock(async () => {
 			if (forgetFirst) {
 				await this.remove(
 					unique
-						.flatMap((identity) => this.both(identity))
+						.flatMap((identity) => this.migration.withFormer(identity))
 						.flatMap((identity) => [SENT, ACCEPTED, PROBING].map((kind) => kind + identity)),
 				);
 			}
@@ -213,79 +183,29 @@ export class SentRecord {
 		}, true);
 	}
 
-	private async claimLocked(unique: string[], accepted: AcceptedRow[], keyedLookups = true) {
-		// A former row is looked up in the same call: its SENT, older than the row's own (trimmed first).
-		const former = unique.flatMap((identity) => this.former.of(identity));
-		const keyed = keyedLookups
-			? [...new Set(unique.flatMap((identity) => this.former.wider(identity)))]
-			: [];
-		const keyedValues = keyed.flatMap((each) => [SENT + each, ACCEPTED + each]);
-		const values = [
-			...former.flatMap((each) => [SENT + each, LOOKED_UP + each]),
-			...this.former.marks(),
-			...unique.map((identity) => SENT + identity),
-			...keyedValues,
-		];
+	private async claimLocked(unique: string[], accepted: AcceptedRow[], widerLookups = true) {
+		const lookups = this.migration.lookUp(unique, widerLookups);
 		const claimed = await this.record(
-			[...values, ...acceptedValues(accepted)],
+			[
+				...lookups.first,
+				...unique.map((identity) => SENT + identity),
+				...lookups.passing,
+				...acceptedValues(accepted),
+			],
 			true,
 			unique,
-			keyedValues.length,
+			lookups.passing.length,
 		);
-		const added = new Set(claimed.new.map(String));
-		// Looked up before (LOOKED_UP was there): the former identity counts no more for the row.
-		this.former.claimed(
-			unique,
-			(value) => added.has(LOOKED_UP + value),
-			(mark) => added.has(mark),
-		);
-		const fresh = new Set(
-			unique.filter((identity) => this.both(identity).every((each) => added.has(SENT + each))),
-		);
-		// A new row found under a wider former identity (its key alone, or a resolution without its
-		// document URLs, before 0.5.0): in doubt, and its own SENT goes with the lookup's values (nothing
-		// is sent for it).
-		const foundUnderKey = (value: string) =>
-			!added.has(SENT + value) || !added.has(ACCEPTED + value);
-		for (const identity of fresh) {
-			const found = this.former.wider(identity).filter(foundUnderKey);
-			if (found.length === 0 || !keyedLookups) continue;
-			fresh.delete(identity);
-			this.widerHits.set(identity, found);
-		}
-		const keyedHitNow = unique.filter(
-			(identity) => this.widerHits.has(identity) && added.has(SENT + identity),
-		);
-		await this.remove([
-			...keyedValues.filter((value) => added.has(value)),
-			...keyedHitNow.map((identity) => SENT + identity),
-		]);
+		const { fresh, toRemove } = lookups.read(new Set(claimed.new.map(String)));
+		await this.remove(toRemove);
 		const before = unique.filter(
-			(identity) => !fresh.has(identity) && !this.widerHits.has(identity),
+			(identity) => !fresh.has(identity) && !this.migration.heldByWider(identity),
 		);
 		const acceptedBefore = await this.acceptedAmong(before);
 		const states = new Map(unique.map((identity): [string, RowState] => [identity, 'inDoubt']));
 		for (const identity of fresh) states.set(identity, 'new');
 		for (const identity of acceptedBefore) states.set(identity, 'accepted');
 		return states;
-	}
-
-	/**
-	 * Rows held in doubt because a wider former identity found a row recorded before 0.5.0 (the key
-	 * alone, whatever the form or check; a resolution without its document URLs): the values found.
-	 */
-	private readonly widerHits = new Map<string, string[]>();
-
-	/** Whether a row in doubt is one a wider former identity found, and the ID the node kept for it. */
-	foundUnderWider(identity: string): { id?: string } | undefined {
-		const found = this.widerHits.get(identity);
-		if (found === undefined) return undefined;
-		const id = found
-			.map((value) => this.keptIds()?.[value] ?? this.legacyKeptIds()?.[value])
-			.filter(Array.isArray)
-			.map((saved) => saved[1])
-			.find((saved) => ![undefined, null, ''].includes(saved));
-		return id === undefined ? {} : { id: String(id) };
 	}
 
 	/** Of rows in doubt waited for, those accepted since. */
@@ -298,28 +218,20 @@ export class SentRecord {
 	 * clearly refused, so a later execution sends them. Throws when the store fails.
 	 */
 	async settle(accepted: AcceptedRow[], released: string[]): Promise<void> {
-		this.keepIds(accepted);
+		this.kept.keep(accepted);
 		await this.lock.released();
 		const nothingToDo = accepted.length === 0 && released.length === 0;
 		if (nothingToDo && this.writes.length === 0) return;
 		await this.underLock(async () => {
 			// Recorded first: its call is also the tripwire's last check.
 			if (accepted.length > 0) await this.record(acceptedValues(accepted), true);
-			await this.cleanUp(released.map((identity) => SENT + identity));
+			await this.remove([...released.map((identity) => SENT + identity), ...this.writes.splice(0)]);
 		});
 	}
 
-	/** Removes `values` and the tripwire's values: a run's last call. */
-	private async cleanUp(values: string[]): Promise<void> {
-		await this.remove([...values, ...this.writes.splice(0)]);
-	}
-
 	/**
-	 * Duplicate Protection → Record Rows as Sent: rows in doubt or never sent count as accepted with
-	 * the IDs given (a marker a failed probe left goes); a row accepted before is left as it is.
-	 * With `confirm`, the rows a wider former identity found are recorded only once it answers that
-	 * they may be (it reads the service, so it is asked between two holds of the lock); the others
-	 * stay as they were. Returns each row's state before.
+	 * Record Rows as Sent in the record (recordAsSent.ts), a marker a failed probe left gone: `confirm`
+	 * reads the service, so it is asked between two holds of the lock. Returns each row's state before.
 	 */
 	async recordAsSent(
 		rows: AcceptedRow[],
@@ -329,7 +241,8 @@ export class SentRecord {
 		const states = await this.underLock(async () => {
 			const claimed = await this.claimLocked([...new Set(rows.map((row) => row.identity))], []);
 			const toRecord = rows.filter(({ identity }) => claimed.get(identity) !== 'accepted');
-			if (confirm) toConfirm = toRecord.filter(({ identity }) => this.widerHits.has(identity));
+			if (confirm)
+				toConfirm = toRecord.filter(({ identity }) => this.migration.heldByWider(identity));
 			await this.recordLocked(toRecord.filter((row) => !toConfirm.includes(row)));
 			return claimed;
 		});
@@ -345,17 +258,14 @@ export class SentRecord {
 		// SENT too: a row held in doubt by its key before 0.5.0 had its SENT taken back by the claim.
 		const sent = toRecord.map(({ identity }) => SENT + identity);
 		if (toRecord.length > 0) await this.record([...sent, ...acceptedValues(toRecord)], true);
-		await this.cleanUp(toRecord.map(({ identity }) => PROBING + identity));
-		this.keepIds(toRecord);
+		const probing = toRecord.map(({ identity }) => PROBING + identity);
+		await this.remove([...probing, ...this.writes.splice(0)]);
+		this.kept.keep(toRecord);
 	}
 
 	/** Duplicate Protection → Forget All Rows Sent Before: the node's record and kept IDs. */
 	async forgetAll(): Promise<void> {
-		const kept = this.keptIds();
-		if (kept) for (const key of Object.keys(kept)) delete kept[key];
-		for (const key of idsInProcess.keys()) {
-			if (key.startsWith(this.processKey)) idsInProcess.delete(key);
-		}
+		this.kept.forgetAll();
 		await this.underLock(async () => {
 			this.roundTrips += 1;
 			await this.store.clearAllProcessedItems(RECORD_SCOPE, this.options);
@@ -364,73 +274,10 @@ export class SentRecord {
 
 	/** When an accepted row was sent and its ID, where n8n kept them. */
 	earlierResult(identity: string): { sentAt: string; id?: string } | undefined {
-		const saved =
-			idsInProcess.get(this.processKey + identity) ??
-			this.both(identity)
-				.map((each) => this.keptIds()?.[each] ?? this.legacyKeptIds()?.[each])
-				.find(Array.isArray);
+		const saved = this.kept.inProcess(identity) ?? this.migration.keptOf(identity);
 		if (!Array.isArray(saved) || typeof saved[0] !== 'string') return undefined;
 		return [undefined, null, ''].includes(saved[1])
 			? { sentAt: saved[0] }
 			: { sentAt: saved[0], id: String(saved[1]) };
-	}
-
-	/** A row accepted under a former identity alone: its kept ID, under its own. */
-	private migrateKeptId(identity: string): void {
-		const saved = this.former
-			.of(identity)
-			.map((former) => this.keptIds()?.[former] ?? this.legacyKeptIds()?.[former])
-			.find(Array.isArray);
-		if (Array.isArray(saved)) this.keptIds(true)![identity] = saved;
-	}
-
-	/** Keeps when and with which ID rows were accepted: in this process and the static data. */
-	private keepIds(rows: AcceptedRow[]): void {
-		if (rows.length === 0) return;
-		const sentAt = new Date().toISOString();
-		const kept = this.keptIds(true);
-		for (const { identity, id } of rows) {
-			const saved = id === undefined ? [sentAt] : [sentAt, id];
-			keepNewest(idsInProcess, this.processKey + identity, saved);
-			if (kept) {
-				delete kept[identity];
-				kept[identity] = saved;
-			}
-		}
-		for (const key of Object.keys(kept ?? {}).slice(0, -MAX_KEPT_IDS)) delete kept![key];
-	}
-
-	/**
-	 * The workflow's static data, per node ID (a rename keeps it): hash → [sent at, ID] for the
-	 * newest MAX_KEPT_IDS rows. n8n saves it after production and retry executions only, whole, when
-	 * the execution ends: a later execution sees it when it starts after that one ended. `toWrite`:
-	 * the node’s section is made where it is missing (a read adds none).
-	 */
-	private keptIds(toWrite = false): IDataObject | undefined {
-		const perNode = this.globalSection(STATIC_DATA_KEY, toWrite);
-		const nodeId = this.context.getNode().id;
-		if (perNode && toWrite) perNode[nodeId] ??= {};
-		return perNode?.[nodeId] as IDataObject | undefined;
-	}
-
-	/** Where 0.2.0 kept the IDs, only read (n8n makes the node's section when it is first read). */
-	private legacyKeptIds(): IDataObject | undefined {
-		return this.staticData('node')?.[LEGACY_STATIC_DATA_KEY];
-	}
-
-	/** The workflow's static data, or undefined where the run has none. */
-	private staticData(type: 'global' | 'node'): Record<string, IDataObject> | undefined {
-		try {
-			return this.context.getWorkflowStaticData(type) as Record<string, IDataObject>;
-		} catch {
-			return undefined;
-		}
-	}
-
-	/** A section of the workflow-wide static data; `toWrite`: made where it is missing. */
-	private globalSection(key: string, toWrite = false): IDataObject | undefined {
-		const staticData = this.staticData('global');
-		if (staticData && toWrite) staticData[key] ??= {};
-		return staticData?.[key];
 	}
 }

@@ -6,7 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { operation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import * as say from '../../../../nodes/CandidateVerification/engine/messages';
-import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as profileCreateOperation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { failRequest } from '../../../harness/fail-request';
 import { outputJson, runActionNode } from '../../../harness/run-node';
@@ -175,7 +175,7 @@ describe('Profile → Create against both shapes of the service', () => {
 		expect(bodies(requests)).toEqual([{ name: 'Ravi Kumar', gender: 'Male' }]);
 		const [json] = outputJson(result);
 		expect(json.error).toBe(
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: Date of Birth is required by the service`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: Date of Birth is required by the service`,
 		);
 		expect(json.inDoubt).toBeUndefined();
 	});
@@ -190,7 +190,7 @@ describe('Profile → Create against both shapes of the service', () => {
 		});
 
 		expect(result.error?.message).toBe(
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: Date of Birth is required by the service`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: Date of Birth is required by the service`,
 		);
 		const explained = operation.explainRefusal!(['dob must be a string'], { body: {} }, 0)!;
 		expect(result.error?.description).toBe(
@@ -230,7 +230,7 @@ describe('Profile → Create against both shapes of the service', () => {
 
 		expect(requests).toHaveLength(1);
 		expect(outputJson(result)[0].error).toBe(
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: mobile is already registered`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: mobile is already registered`,
 		);
 	});
 
@@ -249,7 +249,7 @@ describe('Profile → Create against both shapes of the service', () => {
 			{ name: 'Taken', gender: 'Female', dob: '17-05-1994', fatherName: 'Raj Verma' },
 		]);
 		expect(outputJson(result)[0].error).toBe(
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: mobile is already registered`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: mobile is already registered`,
 		);
 	});
 
@@ -283,7 +283,7 @@ describe('Profile → Create against both shapes of the service', () => {
 		);
 		const [refused, ...accepted] = outputJson(result);
 		expect(refused.error).toBe(
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: verificationFields.fatherName must contain only letters`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: verificationFields.fatherName must contain only letters`,
 		);
 		expect(refused.inDoubt).toBeUndefined();
 		expect(accepted.map((json) => json.transactionId)).toEqual([
@@ -314,7 +314,7 @@ describe('Profile → Create against both shapes of the service', () => {
 
 			expect(requests).toHaveLength(1);
 			expect(outputJson(result)[0].error).toMatch(
-				`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: ${message.split('/')[0]}`,
+				`${profileCreateOperation.label} was rejected by the Candidate Verification Service: ${message.split('/')[0]}`,
 			);
 		},
 	);
@@ -371,7 +371,7 @@ describe('Profile → Create against both shapes of the service', () => {
 			{ name: 'Meera Iyer', gender: 'Female', dob: '03-03-1988' },
 		]);
 		expect(outputJson(result).map((json) => json.error ?? json.transactionId)).toEqual([
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: fatherName must contain only letters`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: fatherName must contain only letters`,
 			'TXN-Meera Iyer',
 		]);
 	});
@@ -407,7 +407,7 @@ describe('Profile → Create against both shapes of the service', () => {
 			0,
 		);
 		expect(result.error?.message).toBe(
-			`${ACTIONS.profileCreate} was rejected by the Candidate Verification Service: ${explained.problem}`,
+			`${profileCreateOperation.label} was rejected by the Candidate Verification Service: ${explained.problem}`,
 		);
 		expect(result.error?.description).toBe(
 			['- fatherName must contain only letters', '(HTTP 200, code -1)', explained.advice].join(

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
-import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as resolveInsufficiencyOperation } from '../../../../nodes/CandidateVerification/actions/verification/resolveInsufficiency.operation';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { outputJson, runActionNode } from '../../../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../../../harness/service-mock';
@@ -48,8 +49,8 @@ it.each([
 		});
 
 		expect(requests).toHaveLength(0);
-		const { message, description } = say.documentsBefore({
-			label: ACTIONS.verificationResolveInsufficiency,
+		const { message, description } = former.documentsBefore({
+			label: resolveInsufficiencyOperation.label,
 			itemIndex: 0,
 			where: say.whereToCheck(['TXN-9'], 'checkStatus'),
 			stops: false,

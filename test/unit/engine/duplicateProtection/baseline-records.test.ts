@@ -5,7 +5,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { DeduplicationStore } from '../../../harness/deduplication-store';
-import { outputJson, runActionNode } from '../../../harness/run-node';
+import { NODE_NAME, outputJson, runActionNode } from '../../../harness/run-node';
 import { enableMockedNetwork } from '../../../harness/service-mock';
 
 /**
@@ -65,24 +65,29 @@ function countRequests() {
 	return { requests, stop: () => nock.emitter.removeListener('no match', count) };
 }
 
+/** The fixture's rows run again on its record, with `staticData`, counting the requests. */
+async function runAgain(fixture: BaselineFixture, staticData: IDataObject) {
+	const store = new DeduplicationStore();
+	for (const [scope, hashes] of fixture.rows) store.rows.set(scope, [...hashes]);
+	const { requests, stop } = countRequests();
+	const again = await runActionNode({
+		items: fixture.items,
+		parameters: fixture.parameters,
+		typeVersion: fixture.typeVersion,
+		mode: fixture.mode,
+		deduplicationStore: store,
+		staticData,
+	}).finally(stop);
+	return { again, requests };
+}
+
 it.each(fixtures)(
 	'%s: every row comes out alreadySent with its recorded ID; nothing is sent',
 	async (file) => {
 		const fixture = read(file);
-		const store = new DeduplicationStore();
-		for (const [scope, hashes] of fixture.rows) store.rows.set(scope, [...hashes]);
 		const idField = ID_FIELDS[fixture.operation];
 		const sentAt = sentAtById(fixture);
-		const { requests, stop } = countRequests();
-
-		const again = await runActionNode({
-			items: fixture.items,
-			parameters: fixture.parameters,
-			typeVersion: fixture.typeVersion,
-			mode: fixture.mode,
-			deduplicationStore: store,
-			staticData: structuredClone(fixture.staticData),
-		}).finally(stop);
+		const { again, requests } = await runAgain(fixture, structuredClone(fixture.staticData));
 
 		expect(requests).toEqual([]);
 		expect(again.error).toBeUndefined();
@@ -97,3 +102,26 @@ it.each(fixtures)(
 		);
 	},
 );
+
+it("IDs 0.2.0 kept in its place (the node's static data, keyed by the node's name) are still read", async () => {
+	const fixture = read('form-create-v1-unkeyed.json');
+	const staticData = structuredClone(fixture.staticData);
+	const global = staticData.global as IDataObject;
+	const perNode = global.candidateVerificationSentRows as Record<string, IDataObject>;
+	staticData[`node:${NODE_NAME}`] = { sentRows: Object.assign({}, ...Object.values(perNode)) };
+	delete global.candidateVerificationSentRows;
+	const sentAt = sentAtById(fixture);
+
+	const { again, requests } = await runAgain(fixture, staticData);
+
+	expect(requests).toEqual([]);
+	expect(outputJson(again)).toEqual(
+		fixture.outputs.map((recorded) =>
+			expect.objectContaining({
+				_id: recorded._id,
+				alreadySent: true,
+				sentAt: sentAt.get(recorded._id),
+			}),
+		),
+	);
+});

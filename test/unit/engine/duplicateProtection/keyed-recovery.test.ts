@@ -7,8 +7,10 @@ import { NodeHelpers } from 'n8n-workflow';
 import { CandidateVerification } from '../../../../nodes/CandidateVerification/CandidateVerification.node';
 import { DOB_REQUIRED } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/duplicateProtection/fields';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as submitOperation } from '../../../../nodes/CandidateVerification/actions/verification/submit.operation';
 import { TEST_CREDENTIALS } from '../../../harness/credentials-helper';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { outputJson, runActionNode, type RunOptions } from '../../../harness/run-node';
@@ -120,11 +122,11 @@ function candidates() {
 
 const notRecorded = (
 	itemIndex: number,
-	answer: say.FormerRowAnswer,
+	answer: former.FormerRowAnswer,
 	facts: { own?: string; stops?: boolean } = {},
 ) => {
 	const { name, employeeId } = keyed.items[itemIndex];
-	return say.formerRowNotRecorded({
+	return former.formerRowNotRecorded({
 		itemIndex,
 		key: String(employeeId),
 		field: 'transactionId',
@@ -318,8 +320,8 @@ describe('Submit, a check found under a key recorded before 0.5.0', () => {
 
 		expect(requests).toHaveLength(0);
 		const texts = items.map(({ transactionId, employeeId }, itemIndex) =>
-			say.keyedBefore({
-				label: ACTIONS.verificationSubmit,
+			former.keyedBefore({
+				label: submitOperation.label,
 				itemIndex,
 				key: String(employeeId),
 				field: 'transactionId',

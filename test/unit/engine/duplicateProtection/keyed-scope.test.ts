@@ -4,8 +4,10 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MODE_NAMES } from '../../../../nodes/CandidateVerification/engine/duplicateProtection/fields';
+import * as former from '../../../../nodes/CandidateVerification/engine/duplicateProtection/migration';
 import * as say from '../../../../nodes/CandidateVerification/engine/duplicateProtection/messages';
 import { ACTIONS } from '../../../../nodes/shared/actions';
+import { operation as profileCreateOperation } from '../../../../nodes/CandidateVerification/actions/profile/create.operation';
 import { DeduplicationStore } from '../../../harness/deduplication-store';
 import { outputJson, runActionNode, type RunOptions } from '../../../harness/run-node';
 import { enableMockedNetwork, mockService, success } from '../../../harness/service-mock';
@@ -183,8 +185,8 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 
 			expect(requests).toHaveLength(0);
 			const texts = keyed.items.map(({ name, employeeId }, itemIndex) =>
-				say.keyedBefore({
-					label: ACTIONS.profileCreate,
+				former.keyedBefore({
+					label: profileCreateOperation.label,
 					itemIndex,
 					key: String(employeeId),
 					field: 'transactionId',
@@ -319,7 +321,7 @@ describe('Rows keyed before 0.5.0 (a record written by commit 4e03cfc)', () => {
 	});
 
 	it(`says how to switch back (${MODE_NAMES.skipSent}) in its advice`, () => {
-		const { description } = say.keyedBefore({
+		const { description } = former.keyedBefore({
 			label: 'x',
 			itemIndex: 0,
 			key: 'k',

@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { CandidateVerification } from '../../../../nodes/CandidateVerification/CandidateVerification.node';
+import { RESOURCES } from '../../../../nodes/CandidateVerification/actions/router';
 import {
 	MODE_NAMES,
 	ONE_OFF_MODES,
@@ -58,6 +59,11 @@ async function recordWithOneRow() {
 	expect([first.error?.message, requests.length]).toEqual([undefined, 1]);
 	return { store, requests, sent, before: [...store.valuesOf(NODE_ROW)] };
 }
+
+/** The operations that declare duplicate protection: each has its own one-off tools' fields. */
+const PROTECTED_OPERATIONS = Object.values(RESOURCES).flatMap(({ operations }) =>
+	Object.values(operations).filter(({ operation }) => operation.duplicateProtection),
+).length;
 
 describe('One-off tools act where a person chose them', () => {
 	describe.each(ONE_OFF_MODES.map((mode) => [MODE_NAMES[mode], mode] as const))(
@@ -140,7 +146,7 @@ describe('One-off tools act where a person chose them', () => {
 		const notices = new CandidateVerification().description.properties.filter(
 			({ name }) => name === 'oneOffNotice',
 		);
-		expect(notices.length).toBe(5);
+		expect(notices.length).toBe(PROTECTED_OPERATIONS);
 		for (const notice of notices) {
 			expect(notice.displayName).toBe(`${ONE_OFF_NOTICE} ${say.SWITCH_BACK}`);
 			expect(notice.displayOptions?.show?.duplicateProtection).toEqual(ONE_OFF_MODES);
@@ -151,7 +157,7 @@ describe('One-off tools act where a person chose them', () => {
 		const options = new CandidateVerification().description.properties.filter(
 			({ name }) => name === 'actInAnyExecution',
 		);
-		expect(options.length).toBe(5);
+		expect(options.length).toBe(PROTECTED_OPERATIONS);
 		for (const { description } of options) {
 			expect(description).toContain(
 				'or deletes the lock, which a live execution may hold (Release Stuck Lock).',
