@@ -58,6 +58,12 @@ export interface RowFacts {
 const keyedInScope = ({ duplicateKey, scope }: RowFacts) =>
 	duplicateKey !== undefined && scope !== undefined;
 
+/** That identity, under the account as 0.3.x (`baseUrl`) or 0.4.x (`credentialId`) named it. */
+const keyAlone = (account: 'baseUrl' | 'credentialId') => (row: RowFacts) =>
+	keyedInScope(row)
+		? rowIdentity([row.environment, row[account], row.method, row.path], null, row.duplicateKey)
+		: undefined;
+
 /**
  * The end condition of a former identity, in two phases, each ending once n8n has trimmed the mark
  * its claims record: n8n trims the oldest values first, so every older value is gone too (CHANGELOG:
@@ -107,10 +113,7 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 		name: '0.3.x keyed',
 		kind: 'wider',
 		mayHoldRows: (typeVersion) => typeVersion < 2,
-		identityOf: (row) =>
-			keyedInScope(row)
-				? rowIdentity([row.environment, row.baseUrl, row.method, row.path], null, row.duplicateKey)
-				: undefined,
+		identityOf: keyAlone('baseUrl'),
 		ends: {
 			marks: ['m:0.3.x-keyed-rows-are-older'],
 			stateKey: 'candidateVerificationFormerKeysOfLegacyRows',
@@ -120,14 +123,7 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 		name: '0.4.x keyed',
 		kind: 'wider',
 		mayHoldRows: () => true,
-		identityOf: (row) =>
-			keyedInScope(row)
-				? rowIdentity(
-						[row.environment, row.credentialId, row.method, row.path],
-						null,
-						row.duplicateKey,
-					)
-				: undefined,
+		identityOf: keyAlone('credentialId'),
 		ends: { marks: ['m:0.4.x-keyed-rows-are-older'], stateKey: 'candidateVerificationFormerKeys' },
 	},
 	{
