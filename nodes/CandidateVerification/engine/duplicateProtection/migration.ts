@@ -501,39 +501,34 @@ export function formerRowNotRecorded(facts: {
 }): ErrorText {
 	const { itemIndex, key, field, id, what, own, readLabel, answer, stops } = facts;
 	const sendAgain = `run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}`;
-	const lines: string[] = [];
-	let message: string;
-	if ('on' in answer && answer.on.length > 0) {
-		message = `Item ${itemIndex} was not recorded: ${field} ${id} is on another ${what} (${answer.on.join(', ')}), not on this row’s ${what} ${own}`;
-		lines.push(
-			`${readLabel} names it. Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s: the row sent then with it is that ${what}’s, and this row was never sent. To send it, ${sendAgain}. ${SWITCH_BACK}`,
-		);
-	} else {
-		const [reason, thisOne] =
-			'lacks' in answer
+	const on = 'on' in answer && answer.on.length > 0 ? answer.on : undefined;
+	const [reason, thisOne] = on
+		? [`${field} ${id} is on another ${what} (${on.join(', ')}), not on this row’s ${what} ${own}`]
+		: 'lacks' in answer
+			? [
+					`no ${answer.lacks} to read ${field} ${id} with (this node or the credential)`,
+					`set the ${answer.lacks} in this node or the credential, and run this row with ${MODE_NAMES.recordAsSent} again.`,
+				]
+			: 'failed' in answer
 				? [
-						`no ${answer.lacks} to read ${field} ${id} with (this node or the credential)`,
-						`set the ${answer.lacks} in this node or the credential, and run this row with ${MODE_NAMES.recordAsSent} again.`,
+						`reading ${field} ${id} failed: ${answer.failed}`,
+						`run this row with ${MODE_NAMES.recordAsSent} again once the service answers.`,
 					]
-				: 'failed' in answer
-					? [
-							`reading ${field} ${id} failed: ${answer.failed}`,
-							`run this row with ${MODE_NAMES.recordAsSent} again once the service answers.`,
-						]
-					: [
-							`the service’s answer for ${field} ${id} names no ${what}`,
-							`the service has this row: leave it out of this node’s input (the node records it only from an answer that names its ${what}).`,
-						];
-		message = `Item ${itemIndex} was not recorded: ${reason}`;
-		lines.push(
-			`Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s, so this row is recorded only once the service shows ${field} ${id} on this row’s ${what}. Compare at the service (its dashboard): the ${what} of ${field} ${id} with this row’s ${what}, ${own}. Another ${what}: ${sendAgain}. This ${what}: ${thisOne} ${SWITCH_BACK}`,
-		);
-	}
+				: [
+						`the service’s answer for ${field} ${id} names no ${what}`,
+						`the service has this row: leave it out of this node’s input (the node records it only from an answer that names its ${what}).`,
+					];
+	const lines = [
+		on
+			? `${readLabel} names it. Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s: the row sent then with it is that ${what}’s, and this row was never sent. To send it, ${sendAgain}. ${SWITCH_BACK}`
+			: `Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s, so this row is recorded only once the service shows ${field} ${id} on this row’s ${what}. Compare at the service (its dashboard): the ${what} of ${field} ${id} with this row’s ${what}, ${own}. Another ${what}: ${sendAgain}. This ${what}: ${thisOne} ${SWITCH_BACK}`,
+	];
 	if (stops) {
 		lines.push(
 			'The run stopped at this row; the rows it recorded stay recorded. Set Settings → On Error to Continue to get every row not recorded on the error output.',
 		);
 	}
+	const message = `Item ${itemIndex} was not recorded: ${reason}`;
 	return { message, description: lines.join('\n') };
 }
 
