@@ -441,35 +441,30 @@ export function keyedBefore(
 	const kept = keptId === undefined ? '' : ` (the node kept ${field} ${keptId} for that key)`;
 	const before = `${label}: before 0.5.0 a Duplicate Key counted across forms and checks, and a row with the key "${key}" was sent then${kept}`;
 	const sendAgain = `run only this row with Duplicate Protection → ${MODE_NAMES.sendAgain}`;
-	const [maybe, lines] = {
-		confirmed: () => {
-			const { what, readLabel } = how as Extract<KeyedResolution, { kind: 'confirmed' }>;
-			return [
-				`another ${what}`,
-				[
-					`${before}, for this ${what} or another one. ${where}.`,
-					`Run this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ${field} written back from that run: the node reads it (${readLabel}) and records the row only if it is on this row’s ${what}. If it is on another ${what}, the node says so: then ${sendAgain}. ${SWITCH_BACK}`,
-				],
-			];
-		},
-		readCheck: () => {
-			const { transactionId, check } = how as Extract<KeyedResolution, { kind: 'readCheck' }>;
-			return [
-				'another check',
-				[
-					`${before}, for this check or another check of transaction ${transactionId}: its checks share that ID, so the ID cannot tell.`,
-					`Read this check with Transaction → Get Check Status (transaction ${transactionId}, check ${check}). It shows this check’s submitted data: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}. It does not: ${sendAgain}. ${SWITCH_BACK}`,
-				],
-			];
-		},
-		person: () => [
-			'another form or check',
-			[
-				`${before}, for this form or check or another one. ${where}.`,
-				`If the service has this row: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ${field} the service gave it. If not: ${sendAgain}. ${SWITCH_BACK}`,
-			],
-		],
-	}[how.kind]() as [string, string[]];
+	const [maybe, lines]: [string, string[]] =
+		how.kind === 'confirmed'
+			? [
+					`another ${how.what}`,
+					[
+						`${before}, for this ${how.what} or another one. ${where}.`,
+						`Run this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ${field} written back from that run: the node reads it (${how.readLabel}) and records the row only if it is on this row’s ${how.what}. If it is on another ${how.what}, the node says so: then ${sendAgain}. ${SWITCH_BACK}`,
+					],
+				]
+			: how.kind === 'readCheck'
+				? [
+						'another check',
+						[
+							`${before}, for this check or another check of transaction ${how.transactionId}: its checks share that ID, so the ID cannot tell.`,
+							`Read this check with Transaction → Get Check Status (transaction ${how.transactionId}, check ${how.check}). It shows this check’s submitted data: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}. It does not: ${sendAgain}. ${SWITCH_BACK}`,
+						],
+					]
+				: [
+						'another form or check',
+						[
+							`${before}, for this form or check or another one. ${where}.`,
+							`If the service has this row: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ${field} the service gave it. If not: ${sendAgain}. ${SWITCH_BACK}`,
+						],
+					];
 	if (stops) lines.push(CONTINUE_FOR_OTHER_ROWS);
 	return {
 		message: `Item ${itemIndex} was keyed before 0.5.0: a row with its Duplicate Key was sent then, maybe for ${maybe}`,
