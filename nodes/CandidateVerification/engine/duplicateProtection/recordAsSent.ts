@@ -30,9 +30,7 @@ export async function recordRowsAsSent(
 	const shared = operation.duplicateProtection?.idFromInput
 		? []
 		: valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
-	if (shared.length > 0) {
-		throw texts.error(say.oneIdForTwoRows(field, shared), shared[0]);
-	}
+	if (shared.length > 0) throw texts.error(say.oneIdForTwoRows(field, shared), shared[0]);
 	const failures = new Map<number, NodeOperationError>();
 	const { confirmFormerRow } = operation.duplicateProtection ?? {};
 	const confirm =
