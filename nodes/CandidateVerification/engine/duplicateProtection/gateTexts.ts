@@ -27,7 +27,6 @@ export class GateTexts {
 		return new NodeOperationError(node, message, { itemIndex, description });
 	}
 
-	/** The error of a run the store failed in (ProtectionGate.storeError). */
 	storeError(
 		cause: Error,
 		facts: Omit<Parameters<typeof say.storeStopped>[0], 'cause'>,

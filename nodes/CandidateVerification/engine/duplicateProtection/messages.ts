@@ -1,9 +1,8 @@
 import { MODE_NAMES, SEND_AGAIN_WAIT, sendAgainCondition } from './fields';
 
 /**
- * The texts users read that duplicate protection composes: pure functions from the facts (item
- * indexes, IDs, the mode, the settings' values) to strings. The mechanisms (gate.ts, protection.ts,
- * lock.ts) decide when one is said; the tests build what they expect with the same functions.
+ * The texts users read, as pure functions of the facts (item indexes, IDs, mode, settings): gate.ts,
+ * protection.ts and lock.ts decide when one is said; the tests build what they expect with them.
  */
 
 /** An error's message and its description (the advice n8n shows under it). */

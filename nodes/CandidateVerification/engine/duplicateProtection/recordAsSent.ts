@@ -55,11 +55,8 @@ export async function recordRowsAsSent(
 			await Promise.all(Array.from({ length: workers }, worker));
 			return confirmed;
 		});
-	const states = await storeCall(
-		setup.context,
-		async () => await record.recordAsSent(rows, confirm),
-		'record',
-	);
+	const recording = async () => await record.recordAsSent(rows, confirm);
+	const states = await storeCall(setup.context, recording, 'record');
 	const outputs = new Map<number, INodeExecutionData[]>();
 	valid.forEach((itemIndex, position) => {
 		if (failures.has(itemIndex)) return;
