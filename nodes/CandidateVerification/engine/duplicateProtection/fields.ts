@@ -34,7 +34,6 @@ const RISK_IN_ANY_EXECUTION: Partial<Record<DuplicateMode, string>> = {
 };
 export const ONE_OFF_MODES = Object.keys(RISK_IN_ANY_EXECUTION) as readonly DuplicateMode[];
 
-/** Act in Any Execution's risk: what each one-off tool, left selected, does in every execution. */
 function anyExecutionRisk(): string {
 	const risks = ONE_OFF_MODES.map((mode) => `${RISK_IN_ANY_EXECUTION[mode]} (${MODE_NAMES[mode]})`);
 	const last = risks.pop();

@@ -84,7 +84,6 @@ export interface PhaseMarks {
 export interface FormerIdentity {
 	/** The versions that gave it. */
 	name: string;
-	/** What a row found under it is (see the header). */
 	kind: 'sameRow' | 'wider';
 	/** Whether a node of this type version may hold rows recorded under it. */
 	mayHoldRows(typeVersion: number): boolean;
