@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData, NodeOperationError } from '
 import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { baseUrlFromCredentials } from '../../shared/transport';
 import { checkAllItems, problemsError } from './checkItems';
-import { DUPLICATE_MODES, DuplicateProtection, OneOffRefused } from './duplicateProtection';
+import { DUPLICATE_MODES } from './duplicateProtection/fields';
+import { DuplicateProtection, OneOffRefused } from './duplicateProtection/protection';
 import type { OperationDefinition, ServiceRead } from './operation';
 import { errorOutputOf, Sender } from './sender';
 import { readRunSettings } from './runSettings';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
-import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection/fields';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import { FORMS_PATH } from '../../../shared/constants';
 import { FORM_VERIFICATION_NAMES } from '../../../shared/checks';

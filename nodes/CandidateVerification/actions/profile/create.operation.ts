@@ -12,7 +12,10 @@ import { GENDER_ALIASES, GENDERS } from '../../../shared/enums';
 import { formatDayMonthYear, isAfterToday, toCalendarDate } from '../../helpers/dates';
 import { fromVersion } from '../../helpers/versions';
 import { mappedField, mappingModeProperties } from '../../engine/mapping';
-import { DUPLICATE_MODES, duplicateProtectionFields } from '../../engine/duplicateProtection';
+import {
+	DUPLICATE_MODES,
+	duplicateProtectionFields,
+} from '../../engine/duplicateProtection/fields';
 import { optionalOrganisationId, organisationIdField } from '../transaction/shared';
 import type { OperationOption } from '../../helpers/descriptions';
 

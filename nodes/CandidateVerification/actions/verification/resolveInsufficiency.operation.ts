@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection/fields';
 import { withoutDocumentUrls } from '../../helpers/checkIdentity';
 import { describe, type ItemInput } from '../../engine/itemInput';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describe, type ItemInput } from '../../engine/itemInput';
-import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection/fields';
 import { formListName, withoutDocumentUrls } from '../../helpers/checkIdentity';
 import type { OperationDefinition, PreparedRequest } from '../../engine/operation';
 import type { NodeVersion } from '../../../shared/checks';

@@ -1,4 +1,4 @@
-import { duplicateProtectionFields } from '../../engine/duplicateProtection';
+import { duplicateProtectionFields } from '../../engine/duplicateProtection/fields';
 import type { OperationDefinition } from '../../engine/operation';
 import { WEBHOOK_CONFIG_PATH } from '../../../shared/constants';
 import { buildWebhookConfig, webhookConfigFields, webhookConfigOutput } from './fields';

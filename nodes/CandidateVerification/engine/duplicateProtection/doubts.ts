@@ -20,11 +20,8 @@ export class DoubtResolution {
 	/** Rows whose answer was waited for (the in-doubt message says how long). */
 	readonly waitedFor = new Set<string>();
 
-	/** Rows in doubt waited for: until when, and who is told the outcome. */
-	private readonly waiting = new Map<
-		string,
-		{ resolve: (accepted: boolean) => void; deadline: number }
-	>();
+	/** Rows in doubt waited for: until when, and who is told whether the row was accepted. */
+	private readonly waiting = new Map<string, { resolve(ok: boolean): void; deadline: number }>();
 
 	private poller?: Promise<void>;
 

@@ -22,25 +22,18 @@ export const DUPLICATE_MODES = {
 export type DuplicateMode = (typeof DUPLICATE_MODES)[keyof typeof DUPLICATE_MODES];
 
 /**
- * The modes that resolve rows once (send them again, record them, clear the record, release the
- * lock): they act only in an execution a person started in the editor, unless Act in Any Execution.
+ * The modes that resolve rows once, and what each does in every execution while Act in Any
+ * Execution is left on: they act only in an execution a person started in the editor, unless Act in
+ * Any Execution.
  */
-export const ONE_OFF_MODES: readonly DuplicateMode[] = [
-	DUPLICATE_MODES.sendAgain,
-	DUPLICATE_MODES.recordAsSent,
-	DUPLICATE_MODES.forgetAll,
-	DUPLICATE_MODES.releaseLock,
-];
-
-/** What each one-off tool does in every execution while Act in Any Execution is left on. */
 const RISK_IN_ANY_EXECUTION: Partial<Record<DuplicateMode, string>> = {
 	sendAgain: 'sends its rows again',
 	recordAsSent: 'records rows as sent without sending them',
 	forgetAll: 'clears the record',
 	releaseLock: 'deletes the lock, which a live execution may hold',
 };
+export const ONE_OFF_MODES = Object.keys(RISK_IN_ANY_EXECUTION) as readonly DuplicateMode[];
 
-/** Act in Any Execution's risk: what each one-off tool, left selected, does in every execution. */
 function anyExecutionRisk(): string {
 	const risks = ONE_OFF_MODES.map((mode) => `${RISK_IN_ANY_EXECUTION[mode]} (${MODE_NAMES[mode]})`);
 	const last = risks.pop();

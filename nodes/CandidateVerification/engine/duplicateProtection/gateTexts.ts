@@ -23,13 +23,10 @@ export class GateTexts {
 	) {}
 
 	error({ message, description }: say.ErrorText, itemIndex?: number): NodeOperationError {
-		return new NodeOperationError(this.setup.context.getNode(), message, {
-			itemIndex,
-			description,
-		});
+		const node = this.setup.context.getNode();
+		return new NodeOperationError(node, message, { itemIndex, description });
 	}
 
-	/** The error of a run the store failed in (ProtectionGate.storeError). */
 	storeError(
 		cause: Error,
 		facts: Omit<Parameters<typeof say.storeStopped>[0], 'cause'>,
@@ -109,10 +106,7 @@ export class GateTexts {
 
 	private keyedResolution(itemIndex: number): migration.KeyedResolution {
 		const { confirmFormerRow, checkOf } = this.setup.operation.duplicateProtection ?? {};
-		if (confirmFormerRow) {
-			const { what, readLabel } = confirmFormerRow;
-			return { kind: 'confirmed', what, readLabel };
-		}
+		if (confirmFormerRow) return { kind: 'confirmed', ...confirmFormerRow };
 		const prepared = this.ledger.checked[itemIndex].prepared!;
 		return checkOf ? { kind: 'readCheck', ...checkOf(prepared) } : { kind: 'person' };
 	}

@@ -9,11 +9,10 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { lockFailed, storeCallFailed, type LockFailure } from './messages';
 
 /**
- * The lock is the workflow-scope row of n8n's deduplication store holding this one value. n8n
- * creates a scope's first row with an INSERT that the table's primary key guards, so of two
- * processes taking a free lock at once exactly one succeeds; the other gets the driver's
- * unique-violation error. Releasing is n8n's one DELETE of the row. Nothing else n8n offers a node
- * is atomic across processes.
+ * The lock: the workflow-scope row of n8n's deduplication store holding this value. n8n creates a
+ * scope's first row with an INSERT the primary key guards (of two processes taking a free lock at
+ * once, one gets a unique violation); releasing is its one DELETE of the row. Nothing else n8n
+ * offers a node is atomic across processes.
  */
 const LOCK_VALUE = 'n8n-nodes-candidate-verification:record-lock';
 /** Each take adds a mark of its own: seen again, the row was not re-created since (same hold). */
@@ -173,16 +172,13 @@ export class WorkflowLock {
 	}
 
 	/**
-	 * Takes the lock. Each try counts the row's values, then records the lock value and this wait's
-	 * mark: the lock value new means this process created the row; otherwise the mark says whether
-	 * the row is the one seen at the previous try (mark already there) or was released and taken
-	 * again since (mark new): the lock changed hands. Waiting ends when one hold lasts `stuckMs`
-	 * (stuck) or after `busyMs` (busy). A row that held values before a try that created the lock,
-	 * and holds 2 more after it, is another node's history.
-	 *
-	 * The count goes first, and a count that fails is tried again: a lock taken must never be given
-	 * back for a failed count. Giving back removes two values, and n8n writes a row whole, so a
-	 * waiter's write that read the row before could put the lock's value back with nobody holding it.
+	 * Takes the lock. Each try counts the row's values, then records the lock value (new: this process
+	 * created the row) and this wait's mark (new: the row was released and taken again since the last
+	 * try, the lock changed hands). Waiting ends when one hold lasts `stuckMs` (stuck) or after
+	 * `busyMs` (busy). A row holding values before the try that created the lock, and 2 more after
+	 * it, is another node's history. A count that fails is tried again, never a reason to give a
+	 * taken lock back: that removes two values, and n8n writes a row whole, so a waiter's write that
+	 * read the row before could put the lock's value back with nobody holding it.
 	 */
 	private async acquire(): Promise<void> {
 		const mark = MARK + randomUUID();

@@ -1,9 +1,8 @@
 import { MODE_NAMES, SEND_AGAIN_WAIT, sendAgainCondition } from './fields';
 
 /**
- * The texts users read that duplicate protection composes: pure functions from the facts (item
- * indexes, IDs, the mode, the settings' values) to strings. The mechanisms (gate.ts, protection.ts,
- * lock.ts) decide when one is said; the tests build what they expect with the same functions.
+ * The texts users read, as pure functions of the facts (item indexes, IDs, mode, settings): gate.ts,
+ * protection.ts and lock.ts decide when one is said; the tests build what they expect with them.
  */
 
 /** An error's message and its description (the advice n8n shows under it). */
@@ -206,9 +205,7 @@ export function heldInDoubt(
 		`${label}: the earlier request left n8n without an answer recorded${waited} (a timeout, a reset, a stopped or crashed execution, or an execution still waiting for its answer). ${where}.`,
 		`If the service has it: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ID the service gave it; later runs then skip it and output that ID. If not: ${whenSafe}, run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}. ${SWITCH_BACK}`,
 	];
-	if (stops) {
-		lines.push(CONTINUE_FOR_OTHER_ROWS);
-	}
+	if (stops) lines.push(CONTINUE_FOR_OTHER_ROWS);
 	return {
 		message: `Item ${itemIndex} was sent by an earlier try or execution that got no answer: the service may have created it`,
 		description: lines.join('\n'),

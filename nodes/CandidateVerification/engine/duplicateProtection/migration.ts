@@ -58,6 +58,12 @@ export interface RowFacts {
 const keyedInScope = ({ duplicateKey, scope }: RowFacts) =>
 	duplicateKey !== undefined && scope !== undefined;
 
+/** That identity, under the account as 0.3.x (`baseUrl`) or 0.4.x (`credentialId`) named it. */
+const keyAlone = (account: 'baseUrl' | 'credentialId') => (row: RowFacts) =>
+	keyedInScope(row)
+		? rowIdentity([row.environment, row[account], row.method, row.path], null, row.duplicateKey)
+		: undefined;
+
 /**
  * The end condition of a former identity, in two phases, each ending once n8n has trimmed the mark
  * its claims record: n8n trims the oldest values first, so every older value is gone too (CHANGELOG:
@@ -78,7 +84,6 @@ export interface PhaseMarks {
 export interface FormerIdentity {
 	/** The versions that gave it. */
 	name: string;
-	/** What a row found under it is (see the header). */
 	kind: 'sameRow' | 'wider';
 	/** Whether a node of this type version may hold rows recorded under it. */
 	mayHoldRows(typeVersion: number): boolean;
@@ -107,10 +112,7 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 		name: '0.3.x keyed',
 		kind: 'wider',
 		mayHoldRows: (typeVersion) => typeVersion < 2,
-		identityOf: (row) =>
-			keyedInScope(row)
-				? rowIdentity([row.environment, row.baseUrl, row.method, row.path], null, row.duplicateKey)
-				: undefined,
+		identityOf: keyAlone('baseUrl'),
 		ends: {
 			marks: ['m:0.3.x-keyed-rows-are-older'],
 			stateKey: 'candidateVerificationFormerKeysOfLegacyRows',
@@ -120,14 +122,7 @@ export const FORMER_IDENTITIES: readonly FormerIdentity[] = [
 		name: '0.4.x keyed',
 		kind: 'wider',
 		mayHoldRows: () => true,
-		identityOf: (row) =>
-			keyedInScope(row)
-				? rowIdentity(
-						[row.environment, row.credentialId, row.method, row.path],
-						null,
-						row.duplicateKey,
-					)
-				: undefined,
+		identityOf: keyAlone('credentialId'),
 		ends: { marks: ['m:0.4.x-keyed-rows-are-older'], stateKey: 'candidateVerificationFormerKeys' },
 	},
 	{
@@ -445,35 +440,30 @@ export function keyedBefore(
 	const kept = keptId === undefined ? '' : ` (the node kept ${field} ${keptId} for that key)`;
 	const before = `${label}: before 0.5.0 a Duplicate Key counted across forms and checks, and a row with the key "${key}" was sent then${kept}`;
 	const sendAgain = `run only this row with Duplicate Protection → ${MODE_NAMES.sendAgain}`;
-	const [maybe, lines] = {
-		confirmed: () => {
-			const { what, readLabel } = how as Extract<KeyedResolution, { kind: 'confirmed' }>;
-			return [
-				`another ${what}`,
-				[
-					`${before}, for this ${what} or another one. ${where}.`,
-					`Run this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ${field} written back from that run: the node reads it (${readLabel}) and records the row only if it is on this row’s ${what}. If it is on another ${what}, the node says so: then ${sendAgain}. ${SWITCH_BACK}`,
-				],
-			];
-		},
-		readCheck: () => {
-			const { transactionId, check } = how as Extract<KeyedResolution, { kind: 'readCheck' }>;
-			return [
-				'another check',
-				[
-					`${before}, for this check or another check of transaction ${transactionId}: its checks share that ID, so the ID cannot tell.`,
-					`Read this check with Transaction → Get Check Status (transaction ${transactionId}, check ${check}). It shows this check’s submitted data: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}. It does not: ${sendAgain}. ${SWITCH_BACK}`,
-				],
-			];
-		},
-		person: () => [
-			'another form or check',
-			[
-				`${before}, for this form or check or another one. ${where}.`,
-				`If the service has this row: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ${field} the service gave it. If not: ${sendAgain}. ${SWITCH_BACK}`,
-			],
-		],
-	}[how.kind]() as [string, string[]];
+	const [maybe, lines]: [string, string[]] =
+		how.kind === 'confirmed'
+			? [
+					`another ${how.what}`,
+					[
+						`${before}, for this ${how.what} or another one. ${where}.`,
+						`Run this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent} and the ${field} written back from that run: the node reads it (${how.readLabel}) and records the row only if it is on this row’s ${how.what}. If it is on another ${how.what}, the node says so: then ${sendAgain}. ${SWITCH_BACK}`,
+					],
+				]
+			: how.kind === 'readCheck'
+				? [
+						'another check',
+						[
+							`${before}, for this check or another check of transaction ${how.transactionId}: its checks share that ID, so the ID cannot tell.`,
+							`Read this check with Transaction → Get Check Status (transaction ${how.transactionId}, check ${how.check}). It shows this check’s submitted data: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}. It does not: ${sendAgain}. ${SWITCH_BACK}`,
+						],
+					]
+				: [
+						'another form or check',
+						[
+							`${before}, for this form or check or another one. ${where}.`,
+							`If the service has this row: run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.recordAsSent}, with the ${field} the service gave it. If not: ${sendAgain}. ${SWITCH_BACK}`,
+						],
+					];
 	if (stops) lines.push(CONTINUE_FOR_OTHER_ROWS);
 	return {
 		message: `Item ${itemIndex} was keyed before 0.5.0: a row with its Duplicate Key was sent then, maybe for ${maybe}`,
@@ -505,39 +495,34 @@ export function formerRowNotRecorded(facts: {
 }): ErrorText {
 	const { itemIndex, key, field, id, what, own, readLabel, answer, stops } = facts;
 	const sendAgain = `run only this row (item ${itemIndex}) with Duplicate Protection → ${MODE_NAMES.sendAgain}`;
-	const lines: string[] = [];
-	let message: string;
-	if ('on' in answer && answer.on.length > 0) {
-		message = `Item ${itemIndex} was not recorded: ${field} ${id} is on another ${what} (${answer.on.join(', ')}), not on this row’s ${what} ${own}`;
-		lines.push(
-			`${readLabel} names it. Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s: the row sent then with it is that ${what}’s, and this row was never sent. To send it, ${sendAgain}. ${SWITCH_BACK}`,
-		);
-	} else {
-		const [reason, thisOne] =
-			'lacks' in answer
+	const on = 'on' in answer && answer.on.length > 0 ? answer.on : undefined;
+	const [reason, thisOne] = on
+		? [`${field} ${id} is on another ${what} (${on.join(', ')}), not on this row’s ${what} ${own}`]
+		: 'lacks' in answer
+			? [
+					`no ${answer.lacks} to read ${field} ${id} with (this node or the credential)`,
+					`set the ${answer.lacks} in this node or the credential, and run this row with ${MODE_NAMES.recordAsSent} again.`,
+				]
+			: 'failed' in answer
 				? [
-						`no ${answer.lacks} to read ${field} ${id} with (this node or the credential)`,
-						`set the ${answer.lacks} in this node or the credential, and run this row with ${MODE_NAMES.recordAsSent} again.`,
+						`reading ${field} ${id} failed: ${answer.failed}`,
+						`run this row with ${MODE_NAMES.recordAsSent} again once the service answers.`,
 					]
-				: 'failed' in answer
-					? [
-							`reading ${field} ${id} failed: ${answer.failed}`,
-							`run this row with ${MODE_NAMES.recordAsSent} again once the service answers.`,
-						]
-					: [
-							`the service’s answer for ${field} ${id} names no ${what}`,
-							`the service has this row: leave it out of this node’s input (the node records it only from an answer that names its ${what}).`,
-						];
-		message = `Item ${itemIndex} was not recorded: ${reason}`;
-		lines.push(
-			`Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s, so this row is recorded only once the service shows ${field} ${id} on this row’s ${what}. Compare at the service (its dashboard): the ${what} of ${field} ${id} with this row’s ${what}, ${own}. Another ${what}: ${sendAgain}. This ${what}: ${thisOne} ${SWITCH_BACK}`,
-		);
-	}
+				: [
+						`the service’s answer for ${field} ${id} names no ${what}`,
+						`the service has this row: leave it out of this node’s input (the node records it only from an answer that names its ${what}).`,
+					];
+	const lines = [
+		on
+			? `${readLabel} names it. Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s: the row sent then with it is that ${what}’s, and this row was never sent. To send it, ${sendAgain}. ${SWITCH_BACK}`
+			: `Before 0.5.0 the Duplicate Key "${key}" counted across ${what}s, so this row is recorded only once the service shows ${field} ${id} on this row’s ${what}. Compare at the service (its dashboard): the ${what} of ${field} ${id} with this row’s ${what}, ${own}. Another ${what}: ${sendAgain}. This ${what}: ${thisOne} ${SWITCH_BACK}`,
+	];
 	if (stops) {
 		lines.push(
 			'The run stopped at this row; the rows it recorded stay recorded. Set Settings → On Error to Continue to get every row not recorded on the error output.',
 		);
 	}
+	const message = `Item ${itemIndex} was not recorded: ${reason}`;
 	return { message, description: lines.join('\n') };
 }
 

@@ -57,10 +57,8 @@ export class DuplicateProtection {
 	 * it with the item's other fields, before `input.settle()`, so its expressions are evaluated once.
 	 */
 	readonly readItem = (input: ItemInput): void => {
-		const duplicateKey = input.optionalText(
-			'Duplicate Key',
-			input.param(DUPLICATE_KEY, 'Duplicate Key', ''),
-		);
+		const key = input.param(DUPLICATE_KEY, 'Duplicate Key', '');
+		const duplicateKey = input.optionalText('Duplicate Key', key);
 		const idFound =
 			this.mode === DUPLICATE_MODES.recordAsSent
 				? input.text(ID_FOUND_LABEL, input.param(ID_FOUND, ID_FOUND_LABEL, ''))

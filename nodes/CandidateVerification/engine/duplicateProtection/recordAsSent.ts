@@ -30,9 +30,7 @@ export async function recordRowsAsSent(
 	const shared = operation.duplicateProtection?.idFromInput
 		? []
 		: valid.filter((_item, position) => rowsOfId.get(rows[position].id)!.size > 1);
-	if (shared.length > 0) {
-		throw texts.error(say.oneIdForTwoRows(field, shared), shared[0]);
-	}
+	if (shared.length > 0) throw texts.error(say.oneIdForTwoRows(field, shared), shared[0]);
 	const failures = new Map<number, NodeOperationError>();
 	const { confirmFormerRow } = operation.duplicateProtection ?? {};
 	const confirm =
@@ -57,11 +55,8 @@ export async function recordRowsAsSent(
 			await Promise.all(Array.from({ length: workers }, worker));
 			return confirmed;
 		});
-	const states = await storeCall(
-		setup.context,
-		async () => await record.recordAsSent(rows, confirm),
-		'record',
-	);
+	const recording = async () => await record.recordAsSent(rows, confirm);
+	const states = await storeCall(setup.context, recording, 'record');
 	const outputs = new Map<number, INodeExecutionData[]>();
 	valid.forEach((itemIndex, position) => {
 		if (failures.has(itemIndex)) return;

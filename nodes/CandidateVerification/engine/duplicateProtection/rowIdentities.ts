@@ -4,7 +4,6 @@ import type { GateSetup } from './setup';
 
 /** The rows' identities of one run: each item's row, and the item of each row that is sent. */
 export class RowIdentities {
-	/** The identity of each item this run sends or records (the first of its row). */
 	readonly ofItem = new Map<number, string>();
 
 	constructor(
