@@ -2,6 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CandidateVerificationApi } from '../../credentials/CandidateVerificationApi.credentials';
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
+import { lookupTiming } from '../../nodes/CandidateVerificationTrigger/helpers/lookup';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
 import {
 	activeTriggerAt,
@@ -14,6 +15,11 @@ import { useFakeService } from './fake-service';
 import type { Delivery } from './trigger-harness';
 
 const currentService = useFakeService();
+
+// The reads' tries again come after 1 ms here (500 and 1000 ms in use): the tries are what is tested.
+const defaultLookupTiming = { ...lookupTiming };
+beforeEach(() => Object.assign(lookupTiming, { retryPausesMs: [1, 1] }));
+afterEach(() => Object.assign(lookupTiming, defaultLookupTiming));
 
 async function activeTrigger(parameters = {}, credentials?: ICredentialDataDecryptedObject) {
 	return await activeTriggerAt(currentService(), parameters, credentials);
@@ -242,10 +248,11 @@ describe('Checks filter: a lookup that failed for now answers the delivery 503',
 		});
 	});
 
-	test('a read that times out counts as failed: the lookup ends within its 10 s, the reads it had no time for named', async () => {
-		// Each check answers after 6 s: the first is read, the second times out at the lookup's 10 s, the
-		// third is never sent.
-		const reads = serviceWithChecks({}, { 'bgv-degree': 6000, 'bgv-employment': 6000 });
+	test('a read that times out counts as failed: the lookup ends within its time, the reads it had no time for named', async () => {
+		// The lookup's time shortened to 2 s (10 s in use). Each check answers after 1.2 s: the first is
+		// read, the second times out at the lookup's 2 s, the third is never sent.
+		lookupTiming.deadlineMs = 2000;
+		const reads = serviceWithChecks({}, { 'bgv-degree': 1200, 'bgv-employment': 1200 });
 		const { trigger, post } = await activeTrigger({ checks: ['bgv-degree'] });
 		const error = jest.spyOn(trigger.logger, 'error');
 
@@ -254,8 +261,12 @@ describe('Checks filter: a lookup that failed for now answers the delivery 503',
 		expectAnswered503(delivery);
 		expect(reads).toEqual(['transaction', 'bgv-degree', 'bgv-employment']);
 		expect(error.mock.calls[0][0]).toContain(
-			"reads that failed: bgv-employment: Get the status of one check failed: the Candidate Verification Service did not answer within the lookup's 10 s; bgv-cibil: not read, the lookup's 10 s had run out",
+			"reads that failed: bgv-employment: Get the status of one check failed: the Candidate Verification Service did not answer within the lookup's 2 s; bgv-cibil: not read, the lookup's 2 s had run out",
 		);
+	});
+
+	test("the lookup's time in use is 10 s, and its tries again come after 0.5 s and 1 s", () => {
+		expect(defaultLookupTiming).toEqual({ deadlineMs: 10_000, retryPausesMs: [500, 1000] });
 	});
 });
 

@@ -30,6 +30,12 @@ const { isInDoubt } = require('../e2e/in-doubt') as { isInDoubt: (json: IDataObj
  * workflow, recorded in n8n's deduplication store) are not sent again. Runs that share one
  * DeduplicationStore are executions of one workflow.
  */
+// A failed store call of the lock is tried again after 1 ms here (0.5 to 5 s in use): the tries are what
+// is tested (duplicate-protection-lock.test.ts).
+const defaultReleasePauses = lockTiming.releasePausesMs;
+beforeEach(() => (lockTiming.releasePausesMs = [1, 1, 1, 1]));
+afterEach(() => (lockTiming.releasePausesMs = defaultReleasePauses));
+
 const FORM_ID = 'form-1';
 const V = '/verification/api/1.0';
 const CANDIDATE_PATH = `${V}/ekyc-forms/${FORM_ID}/diy-candidate`;
@@ -928,12 +934,9 @@ describe('Duplicate protection across executions', () => {
 		const requests = acceptingService(6);
 		const oneInFlight = { ...createProfile, requestOptions: { maxConcurrentRequests: 1 } };
 		// The first claim's lock is released while its rows are sent: its 5 tries fail.
-		const pauses = lockTiming.releasePausesMs;
-		lockTiming.releasePausesMs = [1, 1, 1, 1];
 		let releases = 0;
 		store.failClearWhen = (scope) => scope === 'workflow' && ++releases <= 5;
 		const result = await runRows(6, oneInFlight, store);
-		lockTiming.releasePausesMs = pauses;
 
 		expect(sentNames(requests)).toEqual(['Candidate 0', 'Candidate 1']);
 		const stopped = firstTwoUnrecorded([2, 3, 4, 5]);

@@ -11,12 +11,15 @@ import { READ_RETRY_STATUSES } from '../../shared/transport/retry';
 import { readTransaction } from './payload';
 
 /**
- * The lookup of a check by its ID ends within this time, its retries included: the service waits for
- * the answer to its delivery, and nothing public says how long it waits.
+ * The lookup's timings (the unit tests shorten them). The lookup of a check by its ID ends within
+ * `deadlineMs`, its retries included: the service waits for the answer to its delivery, and nothing
+ * public says how long it waits. `retryPausesMs`: the pauses before the second and third try of a
+ * read the service may answer on a later try.
  */
-export const LOOKUP_DEADLINE_MS = 10_000;
-/** Pauses before the second and third try of a read the service may answer on a later try. */
-const RETRY_PAUSES_MS = [500, 1000];
+export const lookupTiming = {
+	deadlineMs: 10_000,
+	retryPausesMs: [500, 1000],
+};
 
 /**
  * Why an event could not be placed:
@@ -78,20 +81,20 @@ function worthAnotherTry(error: unknown): boolean {
 }
 
 class Deadline {
-	private readonly end = Date.now() + LOOKUP_DEADLINE_MS;
+	private readonly end = Date.now() + lookupTiming.deadlineMs;
 
 	get remainingMs(): number {
 		return this.end - Date.now();
 	}
 }
 
-const LOOKUP_SECONDS = `${LOOKUP_DEADLINE_MS / 1000} s`;
+const lookupSeconds = (): string => `${lookupTiming.deadlineMs / 1000} s`;
 
 /** The reason a read failed, in the words of its error, or of the lookup's time limit. */
 function failureText(operation: string, error: unknown): string {
-	if (error instanceof TimeUsedUp) return `not read, the lookup's ${LOOKUP_SECONDS} had run out`;
+	if (error instanceof TimeUsedUp) return `not read, the lookup's ${lookupSeconds()} had run out`;
 	if (networkFailureKind(error) === 'timeout') {
-		return `${operation} failed: the Candidate Verification Service did not answer within the lookup's ${LOOKUP_SECONDS}`;
+		return `${operation} failed: the Candidate Verification Service did not answer within the lookup's ${lookupSeconds()}`;
 	}
 	return (error as Error).message;
 }
@@ -113,7 +116,7 @@ async function readWithinDeadline<T>(
 		try {
 			return { answer: await read(timeout) };
 		} catch (failure) {
-			const pause = RETRY_PAUSES_MS[attempt];
+			const pause = lookupTiming.retryPausesMs[attempt];
 			if (pause === undefined || !worthAnotherTry(failure) || deadline.remainingMs <= pause) {
 				return { failure };
 			}
@@ -126,7 +129,7 @@ async function readWithinDeadline<T>(
  * Finds the check a verificationId that is a check's ID belongs to: reads the transaction, then the
  * status of each check it lists, the chosen checks first (`ordered`), until one's subType is that ID.
  * At most one read per check of the transaction (besides tries again of a failed one); stops at the
- * first match; ends within LOOKUP_DEADLINE_MS.
+ * first match; ends within lookupTiming.deadlineMs.
  */
 export async function resolveCheckName(
 	this: IWebhookFunctions,
