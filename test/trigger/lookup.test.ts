@@ -4,6 +4,7 @@ import { CandidateVerificationApi } from '../../credentials/CandidateVerificatio
 import { CandidateVerificationTrigger } from '../../nodes/CandidateVerificationTrigger/CandidateVerificationTrigger.node';
 import { lookupTiming } from '../../nodes/CandidateVerificationTrigger/helpers/lookup';
 import { TEST_CREDENTIALS } from '../harness/credentials-helper';
+import { timingsForEachTest } from '../harness/timings';
 import {
 	activeTriggerAt,
 	IDS,
@@ -17,9 +18,7 @@ import type { Delivery } from './trigger-harness';
 const currentService = useFakeService();
 
 // The reads' tries again come after 1 ms here (500 and 1000 ms in use): the tries are what is tested.
-const defaultLookupTiming = { ...lookupTiming };
-beforeEach(() => Object.assign(lookupTiming, { retryPausesMs: [1, 1] }));
-afterEach(() => Object.assign(lookupTiming, defaultLookupTiming));
+const lookupTimingInUse = timingsForEachTest(lookupTiming, { retryPausesMs: [1, 1] });
 
 async function activeTrigger(parameters = {}, credentials?: ICredentialDataDecryptedObject) {
 	return await activeTriggerAt(currentService(), parameters, credentials);
@@ -266,7 +265,7 @@ describe('Checks filter: a lookup that failed for now answers the delivery 503',
 	});
 
 	test("the lookup's time in use is 10 s, and its tries again come after 0.5 s and 1 s", () => {
-		expect(defaultLookupTiming).toEqual({ deadlineMs: 10_000, retryPausesMs: [500, 1000] });
+		expect(lookupTimingInUse).toEqual({ deadlineMs: 10_000, retryPausesMs: [500, 1000] });
 	});
 });
 

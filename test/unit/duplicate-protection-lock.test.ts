@@ -20,6 +20,7 @@ import { DeduplicationStore } from '../harness/deduplication-store';
 import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
 import { otherProcess } from '../harness/other-process';
 import { outputJson, runActionNode } from '../harness/run-node';
+import { timingsForEachTest } from '../harness/timings';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
 
 /**
@@ -70,10 +71,8 @@ const runProfile = async (store: DeduplicationStore, items: IDataObject[]) =>
 
 enableMockedNetwork();
 
-const defaultLockTiming = { ...lockTiming, releasePausesMs: [...lockTiming.releasePausesMs] };
-function restoreLockTiming() {
-	Object.assign(lockTiming, defaultLockTiming);
-}
+// Tests that shorten the lock's waits set them; the values in use come back after each test.
+timingsForEachTest(lockTiming);
 
 describe('The lock across processes', () => {
 	/**
@@ -138,7 +137,6 @@ describe('The lock across processes', () => {
 		};
 		const lock = new WorkflowLock(fakeContext, helpers, 'process-0');
 		await expect(lock.around(async () => 'held')).rejects.toThrow('SQLITE_BUSY');
-		restoreLockTiming();
 		// The count before, five after (each failing), and the give-back's own.
 		expect(counts).toBe(1 + 5 + 1);
 		expect(store.rows.get('wf-lock|')).toEqual([other]);
@@ -152,56 +150,52 @@ describe('The lock across processes', () => {
 	 */
 	it('a count that fails while another process waits never leaves the lock held: the waiter’s late write of the row puts nothing back, and both works run', async () => {
 		Object.assign(lockTiming, { stuckMs: 400, releasePausesMs: [1, 2, 3, 5] });
-		try {
-			const store = new DeduplicationStore();
-			const signal = () => {
-				let fire = () => undefined as void;
-				const fired = new Promise<void>((resolve) => (fire = resolve));
-				// Never waits past 2 s (the scenario may take another order).
-				return { fire, fired: Promise.race([fired, sleep(2000)]) };
-			};
-			const waiterRead = signal();
-			const firstDone = signal();
-			let holdNextWrite = false;
-			store.betweenReadAndWrite = async () => {
-				if (!holdNextWrite) return await sleep(1);
-				holdNextWrite = false;
-				waiterRead.fire();
-				await firstDone.fired;
-			};
-			const first = helpersOf(store);
-			let firstCounts = 0;
-			first.getProcessedDataCount = async (scope) => {
-				if (++firstCounts === 1) {
-					await waiterRead.fired;
-					throw new Error('SQLITE_BUSY: database is locked');
-				}
-				return await store.getProcessedDataCount(scope, {
-					workflow: { id: 'wf-lock', active: false },
-				} as ICheckProcessedContextData);
-			};
-			const waiter = helpersOf(store);
-			const record = waiter.checkProcessedAndRecord;
-			let waiterTries = 0;
-			waiter.checkProcessedAndRecord = async (items, scope, options) => {
-				if (++waiterTries === 2) holdNextWrite = true;
-				return await record(items, scope, options);
-			};
-			const firstWork = new WorkflowLock(fakeContext, first, 'process-a')
-				.around(async () => 'first')
-				.finally(() => firstDone.fire());
-			await sleep(5);
-			const waiterWork = new WorkflowLock(fakeContext, waiter, 'process-b').around(
-				async () => 'waiter',
-			);
-			expect(await Promise.allSettled([firstWork, waiterWork])).toEqual([
-				{ status: 'fulfilled', value: 'first' },
-				{ status: 'fulfilled', value: 'waiter' },
-			]);
-			expect(store.rows.size).toBe(0);
-		} finally {
-			restoreLockTiming();
-		}
+		const store = new DeduplicationStore();
+		const signal = () => {
+			let fire = () => undefined as void;
+			const fired = new Promise<void>((resolve) => (fire = resolve));
+			// Never waits past 2 s (the scenario may take another order).
+			return { fire, fired: Promise.race([fired, sleep(2000)]) };
+		};
+		const waiterRead = signal();
+		const firstDone = signal();
+		let holdNextWrite = false;
+		store.betweenReadAndWrite = async () => {
+			if (!holdNextWrite) return await sleep(1);
+			holdNextWrite = false;
+			waiterRead.fire();
+			await firstDone.fired;
+		};
+		const first = helpersOf(store);
+		let firstCounts = 0;
+		first.getProcessedDataCount = async (scope) => {
+			if (++firstCounts === 1) {
+				await waiterRead.fired;
+				throw new Error('SQLITE_BUSY: database is locked');
+			}
+			return await store.getProcessedDataCount(scope, {
+				workflow: { id: 'wf-lock', active: false },
+			} as ICheckProcessedContextData);
+		};
+		const waiter = helpersOf(store);
+		const record = waiter.checkProcessedAndRecord;
+		let waiterTries = 0;
+		waiter.checkProcessedAndRecord = async (items, scope, options) => {
+			if (++waiterTries === 2) holdNextWrite = true;
+			return await record(items, scope, options);
+		};
+		const firstWork = new WorkflowLock(fakeContext, first, 'process-a')
+			.around(async () => 'first')
+			.finally(() => firstDone.fire());
+		await sleep(5);
+		const waiterWork = new WorkflowLock(fakeContext, waiter, 'process-b').around(
+			async () => 'waiter',
+		);
+		expect(await Promise.allSettled([firstWork, waiterWork])).toEqual([
+			{ status: 'fulfilled', value: 'first' },
+			{ status: 'fulfilled', value: 'waiter' },
+		]);
+		expect(store.rows.size).toBe(0);
 	});
 
 	it('without the lock the same work loses writes (what n8n’s store does on its own)', async () => {
@@ -210,10 +204,7 @@ describe('The lock across processes', () => {
 	});
 });
 
-
 describe('What the lock reports, and how to resolve it', () => {
-	afterEach(restoreLockTiming);
-
 	it('another node’s history in the workflow-wide record: nothing is sent, the error names the conflict, the history is untouched', async () => {
 		const store = new DeduplicationStore();
 		store.rows.set(WORKFLOW_ROW, ['removeDuplicatesHash1', 'removeDuplicatesHash2']);
@@ -631,8 +622,6 @@ describe('Ten rows, each sent by two processes at the same moment', () => {
 });
 
 describe('A store that does not keep the lock: the run stops loudly, never two holders in silence', () => {
-	afterEach(restoreLockTiming);
-
 	/** Holds the first two calls that write `key` between their read and their write, together. */
 	function pairUp(store: DeduplicationStore, ...keys: string[]) {
 		const arrivals = new Map<string, number>();
