@@ -20,8 +20,8 @@ import { DeduplicationStore } from '../harness/deduplication-store';
 import { CANDIDATE_PATH, FORM_ID, keyedCreateProfile } from '../harness/keyed-profile';
 import { otherProcess } from '../harness/other-process';
 import { outputJson, runActionNode } from '../harness/run-node';
-import { timingsForEachTest } from '../harness/timings';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+import { timingsForEachTest } from '../harness/timings';
 
 /**
  * Duplicate protection's lock (a workflow-scope row of n8n's deduplication store, taken by the

@@ -19,22 +19,22 @@ import { otherProcess } from '../harness/other-process';
 import { TEST_BASE_URL, TEST_CREDENTIALS } from '../harness/credentials-helper';
 import { DeduplicationStore } from '../harness/deduplication-store';
 import { outputJson, runActionNode } from '../harness/run-node';
-import { timingsForEachTest } from '../harness/timings';
 import { enableMockedNetwork, mockService, success } from '../harness/service-mock';
+import { timingsForEachTest } from '../harness/timings';
 
 /** How the end-to-end scripts tell an item in doubt (test/e2e/in-doubt.js). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain script of the e2e suite
 const { isInDoubt } = require('../e2e/in-doubt') as { isInDoubt: (json: IDataObject) => boolean };
+
+// A failed store call of the lock is tried again after 1 ms here (0.5 to 5 s in use; the tries:
+// duplicate-protection-lock.test.ts).
+timingsForEachTest(lockTiming, { releasePausesMs: [1, 1, 1, 1] });
 
 /**
  * Duplicate protection across executions: rows a node sent in an earlier execution (of the same
  * workflow, recorded in n8n's deduplication store) are not sent again. Runs that share one
  * DeduplicationStore are executions of one workflow.
  */
-// A failed store call of the lock is tried again after 1 ms here (0.5 to 5 s in use; the tries:
-// duplicate-protection-lock.test.ts).
-timingsForEachTest(lockTiming, { releasePausesMs: [1, 1, 1, 1] });
-
 const FORM_ID = 'form-1';
 const V = '/verification/api/1.0';
 const CANDIDATE_PATH = `${V}/ekyc-forms/${FORM_ID}/diy-candidate`;
